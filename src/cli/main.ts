@@ -1,0 +1,62 @@
+import { createRequire } from 'node:module';
+import { DatabaseError, ExitCode, TxbenchError, errorMessage } from '../errors.js';
+import { checkCommand } from './check.js';
+import { dropCommand } from './drop.js';
+import { loadCommand } from './load.js';
+import { runCommand } from './run.js';
+
+const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = {
+  run: runCommand,
+  load: loadCommand,
+  check: checkCommand,
+  drop: dropCommand,
+};
+
+const HELP = `txbench: a TPC-C-derived OLTP benchmark (not comparable with published TPC-C results)
+
+  txbench run     load a small default scale if needed, then run (embedded PostgreSQL by default)
+  txbench load    create the schema and load --warehouses N
+  txbench check   TPC-C consistency conditions; exit 1 on a violation
+  txbench drop    remove the TPC-C schema
+
+Run \`txbench COMMAND --help\` for a command's flags.`;
+
+/** Runs one command; returns the process exit code. Errors become one line on stderr. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    console.log(HELP);
+    return command === undefined ? ExitCode.usage : ExitCode.ok;
+  }
+  if (command === '--version' || command === '-v') {
+    const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
+    console.log(pkg.version);
+    return ExitCode.ok;
+  }
+  const handler = COMMANDS[command];
+  if (handler === undefined) {
+    console.error(`txbench: unknown command "${command}"; use one of ${Object.keys(COMMANDS).join(', ')}`);
+    return ExitCode.usage;
+  }
+  try {
+    return await handler(rest);
+  } catch (err) {
+    const known = asTxbenchError(err);
+    console.error(`txbench ${command}: ${known.message}`);
+    if (!(err instanceof TxbenchError) && process.env.TXBENCH_DEBUG) console.error(err);
+    return known.exitCode;
+  }
+}
+
+/** Database-side failures (lost connections, server errors) exit 3; anything unexpected says so. */
+function asTxbenchError(err: unknown): TxbenchError {
+  if (err instanceof TxbenchError) return err;
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
+  if (/^(E[A-Z]+|CONNECTION_[A-Z_]+|[0-9A-Z]{5})$/.test(code)) {
+    return new DatabaseError(`${errorMessage(err)} (${code})`);
+  }
+  return new TxbenchError(
+    `internal error: ${errorMessage(err)} (set TXBENCH_DEBUG=1 for details)`,
+    ExitCode.database,
+  );
+}

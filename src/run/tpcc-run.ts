@@ -1,0 +1,324 @@
+/**
+ * One TPC-C measurement on a PostgreSQL target: validates the options against what was loaded,
+ * opens the connection slots, drives the engine through warm-up and the measured window, takes the
+ * database-side counters at the window's edges, and assembles the run report (run.json's content).
+ */
+import { createRequire } from 'node:module';
+import { cpuUsage } from 'node:process';
+import { connectChecked, type Sql } from '../dialects/postgres/connect.js';
+import { deckFromPercentages } from '../engine/deck.js';
+import { Engine, type IntervalStats, type Phase, type RunStatus } from '../engine/engine.js';
+import { encodeHistogram } from '../metrics/histogram.js';
+import { UsageError } from '../errors.js';
+import { PostgresTpccExecutor } from '../workloads/tpcc/postgres-executor.js';
+import { schemaState } from '../workloads/tpcc/meta.js';
+import {
+  newTpccCounters,
+  TPCC_DECK,
+  TPCC_TRANSACTIONS,
+  type TpccCounters,
+} from '../workloads/tpcc/profile.js';
+import { Rng, runConstants, type NurandConstants } from '../workloads/tpcc/random.js';
+import {
+  auditChecks,
+  summarize,
+  summarizeTypes,
+  type AuditCheck,
+  type RunSummary,
+  type TypeSummary,
+} from '../workloads/tpcc/summary.js';
+import { RUN_SCHEMA_VERSION } from '../results/run-dir.js';
+
+export interface RunOptions {
+  warehouses?: number | undefined;
+  terminals?: number | undefined;
+  connections?: number | undefined;
+  thinkScale: number;
+  warmupMs: number;
+  durationMs: number;
+  rampMs: number;
+  intervalMs: number;
+  /** Whole percentages per type; default: the spec's 23-card deck. */
+  mix?: number[] | undefined;
+  seed?: number | undefined;
+  drainMs?: number | undefined;
+}
+
+export interface IntervalRecord {
+  atS: number;
+  phase: Phase;
+  seconds: number;
+  tps: number;
+  tpmC: number;
+  perType: Record<string, { count: number; errors: number; avgMs: number; p90Ms: number }>;
+}
+
+export interface RunConfig {
+  target: string;
+  warehouses: number;
+  loadedWarehouses: number;
+  terminals: number;
+  connections: number;
+  thinkScale: number;
+  warmupS: number;
+  durationS: number;
+  rampS: number;
+  intervalS: number;
+  deck: number[];
+  seed: number;
+  constants: { load: NurandConstants; run: NurandConstants };
+  mode: 'client-sql';
+}
+
+export interface RunReport {
+  schemaVersion: number;
+  tool: { name: 'txbench'; version: string };
+  workload: 'tpcc';
+  disclaimer: string;
+  status: RunStatus;
+  failure?: string | undefined;
+  startedAt: string;
+  endedAt: string;
+  config: RunConfig;
+  summary: RunSummary;
+  transactions: Record<string, TypeSummary>;
+  audit: {
+    counters: TpccCounters;
+    checks: AuditCheck[];
+    pass: boolean;
+    /** Whole run (warm-up and drain included): New-Orders txbench saw commit against orders the database gained. */
+    wholeRun: { newOrdersCommitted: number; ordersAddedInDatabase: number | null; match: boolean | null };
+  };
+  errors: Record<string, number>;
+  intervals: IntervalRecord[];
+  histograms: Record<string, string>;
+}
+
+export interface RunListener {
+  onStart?(config: RunConfig): void;
+  onPhase?(phase: Phase): void;
+  onInterval?(interval: IntervalRecord): void;
+}
+
+export const DISCLAIMER =
+  'Workload derived from TPC-C; not a TPC-C implementation and not comparable with published TPC-C results.';
+const DEFAULT_MAX_CONNECTIONS = 100;
+
+export class TpccRun {
+  private engine: Engine<TpccCounters> | undefined;
+  private stopRequested = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly label: string,
+    private readonly options: RunOptions,
+    private readonly listener: RunListener = {},
+  ) {}
+
+  /** Ctrl-C: stop the terminals, let in-flight transactions finish, keep what was measured. */
+  stop(): void {
+    this.stopRequested = true;
+    this.engine?.stop('interrupted', 'interrupted by the user');
+  }
+
+  async run(): Promise<RunReport> {
+    const monitor = await connectChecked(this.url, { max: 1 });
+    let executor: PostgresTpccExecutor | undefined;
+    try {
+      const config = await this.resolveConfig(monitor);
+      executor = await PostgresTpccExecutor.open(this.url, config.connections, {
+        warehouses: config.warehouses,
+        constants: config.constants.run,
+      });
+      const engine = new Engine<TpccCounters>(
+        {
+          terminals: config.terminals,
+          transactions: TPCC_TRANSACTIONS,
+          deck: config.deck,
+          thinkScale: config.thinkScale,
+          warmupMs: this.options.warmupMs,
+          durationMs: this.options.durationMs,
+          rampMs: this.options.rampMs,
+          intervalMs: this.options.intervalMs,
+          drainMs: this.options.drainMs ?? 30_000,
+          seed: config.seed,
+          home: (i) => ({ w: (i % config.warehouses) + 1, d: (Math.floor(i / config.warehouses) % 10) + 1 }),
+        },
+        executor,
+        newTpccCounters,
+      );
+      this.engine = engine;
+      this.listener.onStart?.(config);
+
+      const startedAt = new Date();
+      const intervals: IntervalRecord[] = [];
+      let nextIdsStart: Promise<number | undefined> = Promise.resolve(undefined);
+      let serverTxStart: Promise<number | undefined> = Promise.resolve(undefined);
+      let nextIdsEnd: Promise<number | undefined> = Promise.resolve(undefined);
+      let serverTxEnd: Promise<number | undefined> = Promise.resolve(undefined);
+      let cpuStart = cpuUsage();
+      let cpuEnd = cpuStart;
+      engine.on('phase', (phase) => {
+        if (phase === 'measure') {
+          cpuStart = cpuUsage();
+          nextIdsStart = sumNextOrderIds(monitor, config.warehouses);
+          serverTxStart = serverTransactions(monitor);
+        } else if (phase === 'drain') {
+          cpuEnd = cpuUsage(cpuStart);
+          nextIdsEnd = sumNextOrderIds(monitor, config.warehouses);
+          serverTxEnd = serverTransactions(monitor);
+        }
+        this.listener.onPhase?.(phase);
+      });
+      engine.on('interval', (stats) => {
+        const record = intervalRecord(stats);
+        intervals.push(record);
+        this.listener.onInterval?.(record);
+      });
+      const idsBefore = await sumNextOrderIds(monitor, config.loadedWarehouses);
+      const running = engine.run();
+      if (this.stopRequested) engine.stop('interrupted', 'interrupted by the user');
+      const result = await running;
+      const [ids0, ids1, tx0, tx1] = await Promise.all([
+        nextIdsStart,
+        nextIdsEnd,
+        serverTxStart,
+        serverTxEnd,
+      ]);
+      const idsAfter = await sumNextOrderIds(monitor, config.loadedWarehouses);
+      const ordersAdded = idsBefore !== undefined && idsAfter !== undefined ? idsAfter - idsBefore : null;
+      const summary = summarize({
+        engine: result,
+        warehouses: config.warehouses,
+        thinkScale: config.thinkScale,
+        nextOrderIds: ids0 !== undefined && ids1 !== undefined ? { start: ids0, end: ids1 } : undefined,
+        serverTransactions: tx0 !== undefined && tx1 !== undefined ? { start: tx0, end: tx1 } : undefined,
+        cpu: result.measured ? { userUs: cpuEnd.user, systemUs: cpuEnd.system } : { userUs: 0, systemUs: 0 },
+      });
+      const checks = auditChecks(result, config.warehouses);
+      const histograms: Record<string, string> = {};
+      TPCC_TRANSACTIONS.forEach(
+        (t, i) => (histograms[t.key] = encodeHistogram(result.perType[i]!.histogram)),
+      );
+      return {
+        schemaVersion: RUN_SCHEMA_VERSION,
+        tool: { name: 'txbench', version: toolVersion() },
+        workload: 'tpcc',
+        disclaimer: DISCLAIMER,
+        status: result.status,
+        failure: result.failure,
+        startedAt: startedAt.toISOString(),
+        endedAt: new Date().toISOString(),
+        config,
+        summary,
+        transactions: summarizeTypes(result),
+        audit: {
+          counters: result.counters,
+          checks,
+          pass: checks.every((c) => c.pass !== false),
+          wholeRun: {
+            newOrdersCommitted: executor.committedNewOrders,
+            ordersAddedInDatabase: ordersAdded,
+            match: ordersAdded === null ? null : ordersAdded === executor.committedNewOrders,
+          },
+        },
+        errors: result.errorsByClass,
+        intervals: intervals.filter((i) => i.phase === 'measure'),
+        histograms,
+      };
+    } finally {
+      await executor?.close().catch(() => undefined);
+      await monitor.end({ timeout: 5 }).catch(() => undefined);
+    }
+  }
+
+  private async resolveConfig(monitor: Sql): Promise<RunConfig> {
+    const state = await schemaState(monitor);
+    if (state.kind === 'empty')
+      throw new UsageError('nothing is loaded here; run `txbench load --warehouses N` first');
+    if (state.kind === 'interrupted') {
+      throw new UsageError(
+        'the last load was interrupted; run `txbench load --replace --warehouses N` first',
+      );
+    }
+    if (state.kind === 'foreign') {
+      throw new UsageError('these TPC-C tables were not loaded by txbench; load them with `txbench load`');
+    }
+    const loaded = state.meta.warehouses;
+    const warehouses = this.options.warehouses ?? loaded;
+    if (warehouses > loaded) {
+      throw new UsageError(
+        `--warehouses ${warehouses} is more than the ${loaded} loaded; load more or use fewer`,
+      );
+    }
+    const terminals = this.options.terminals ?? 10 * warehouses;
+    const connections = Math.min(terminals, this.options.connections ?? DEFAULT_MAX_CONNECTIONS);
+    const seed = this.options.seed ?? Math.floor(Math.random() * 2 ** 31);
+    const deck = this.options.mix ? deckFromPercentages(this.options.mix) : [...TPCC_DECK];
+    return {
+      target: this.label,
+      warehouses,
+      loadedWarehouses: loaded,
+      terminals,
+      connections,
+      thinkScale: this.options.thinkScale,
+      warmupS: this.options.warmupMs / 1000,
+      durationS: this.options.durationMs / 1000,
+      rampS: this.options.rampMs / 1000,
+      intervalS: this.options.intervalMs / 1000,
+      deck,
+      seed,
+      constants: {
+        load: state.meta.loadConstants,
+        run: runConstants(new Rng(seed ^ 0x5bd1e995), state.meta.loadConstants),
+      },
+      mode: 'client-sql',
+    };
+  }
+}
+
+function intervalRecord(stats: IntervalStats): IntervalRecord {
+  const perType: IntervalRecord['perType'] = {};
+  let count = 0;
+  TPCC_TRANSACTIONS.forEach((t, i) => {
+    const s = stats.perType[i]!;
+    perType[t.key] = { count: s.count, errors: s.errors, avgMs: s.avgMs, p90Ms: s.p90Ms };
+    count += s.count;
+  });
+  const newOrders = stats.perType[0]?.count ?? 0;
+  return {
+    atS: Math.round(stats.atS * 1000) / 1000,
+    phase: stats.phase,
+    seconds: Math.round(stats.seconds * 1000) / 1000,
+    tps: Math.round((count / stats.seconds) * 100) / 100,
+    tpmC: Math.floor((newOrders * 60) / stats.seconds),
+    perType,
+  };
+}
+
+/** Committed New-Orders so far, as the spec's NOPM counts them: sum(D_NEXT_O_ID) over active warehouses. */
+async function sumNextOrderIds(sql: Sql, warehouses: number): Promise<number | undefined> {
+  try {
+    const [row] = await sql<
+      { s: string }[]
+    >`select sum(d_next_o_id)::text as s from district where d_w_id <= ${warehouses}`;
+    return row ? Number(row.s) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The server's commits plus rollbacks in this database (pg_stat_database), for TPM. */
+async function serverTransactions(sql: Sql): Promise<number | undefined> {
+  try {
+    const [row] = await sql<{ n: string }[]>`
+      select (xact_commit + xact_rollback)::text as n from pg_stat_database where datname = current_database()`;
+    return row ? Number(row.n) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function toolVersion(): string {
+  return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+}

@@ -24,7 +24,8 @@ export function parseCommand<T extends OptionSpecs>(command: string, argv: strin
   } catch (err) {
     const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
     const message = err instanceof Error ? err.message : String(err);
-    const flag = /'(-{1,2}[^' ]+)/.exec(message)?.[1] ?? '';
+    // Node names a flag with a short alias as '-w, --warehouses <value>': keep the long name.
+    const flag = /'(?:-\w, )?(--?[^' ,]+)/.exec(message)?.[1] ?? '';
     switch (code) {
       case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
         throw new UsageError(
@@ -35,6 +36,9 @@ export function parseCommand<T extends OptionSpecs>(command: string, argv: strin
           `unexpected argument ${/'([^']+)'/.exec(message)?.[1] ?? ''} for \`txbench ${command}\`; see \`txbench ${command} --help\``,
         );
       case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+        if (message.includes('does not take an argument')) {
+          throw new UsageError(`${flag} does not take a value; see \`txbench ${command} --help\``);
+        }
         throw new UsageError(`${flag || 'a flag'} needs a value; see \`txbench ${command} --help\``);
       default:
         throw new UsageError(`${message}; see \`txbench ${command} --help\``);

@@ -17,6 +17,7 @@ export function parseDurationMs(flag: string, text: string): number {
 
 /** 90000 → "1m30s", for printing. */
 export function formatDuration(ms: number): string {
+  if (ms === 0) return '0s';
   if (ms < 1000) return `${ms}ms`;
   let s = Math.round(ms / 1000);
   const h = Math.floor(s / 3600);

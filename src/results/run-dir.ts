@@ -1,0 +1,44 @@
+/**
+ * A run directory: `run.json` (schema-versioned, the single source for every report),
+ * `intervals.ndjson` appended while the run goes (so a crash or Ctrl-C keeps what was measured),
+ * and `histograms.json` with each type's encoded HDR histogram.
+ */
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+export const RUN_SCHEMA_VERSION = 1;
+
+export class RunDirectory {
+  private constructor(readonly dir: string) {}
+
+  /** Creates `parent/run-YYYYMMDD-HHMMSS` (with a suffix if that exists). */
+  static async create(parent: string, startedAt: Date): Promise<RunDirectory> {
+    const stamp = startedAt.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+    for (let n = 0; ; n++) {
+      const dir = path.resolve(parent, `run-${stamp}${n ? `-${n}` : ''}`);
+      try {
+        await mkdir(path.dirname(dir), { recursive: true });
+        await mkdir(dir);
+        return new RunDirectory(dir);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+    }
+  }
+
+  writeRun(run: unknown): Promise<void> {
+    return writeJson(path.join(this.dir, 'run.json'), run);
+  }
+
+  appendInterval(interval: unknown): Promise<void> {
+    return appendFile(path.join(this.dir, 'intervals.ndjson'), JSON.stringify(interval) + '\n');
+  }
+
+  writeHistograms(histograms: Record<string, string>): Promise<void> {
+    return writeJson(path.join(this.dir, 'histograms.json'), histograms);
+  }
+}
+
+export function writeJson(file: string, value: unknown): Promise<void> {
+  return writeFile(file, JSON.stringify(value, null, 2) + '\n');
+}

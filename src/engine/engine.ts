@@ -214,8 +214,10 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
     this.waitCount = 0;
     this.phase = 'drain';
     this.emit('phase', 'drain');
+    // After a lost connection, in-flight work on dead connections may never settle: wait less.
+    const drainMs = status === 'failed' ? Math.min(this.config.drainMs, 5000) : this.config.drainMs;
     if (this.inFlight === 0) this.done();
-    else this.drainTimer = setTimeout(() => this.done(), this.config.drainMs);
+    else this.drainTimer = setTimeout(() => this.done(), drainMs);
   }
 
   private done(): void {

@@ -32,20 +32,22 @@ type Pending = postgres.PendingQuery<postgres.Row[]>;
 
 export const MAX_RETRIES = 5;
 
-/** New-Order found an unused item number: the whole transaction rolled back, as the spec requires. */
-class ItemNotFound extends Error {}
-
 const STOCK_SQL = Array.from({ length: 11 }, (_, d) => (d === 0 ? '' : Q.noStockUpdate(d)));
 
 export class PostgresTpccExecutor implements Executor<TpccCounters> {
   /** New-Orders committed over the executor's whole life (warm-up and drain included), to audit against the database. */
   committedNewOrders = 0;
 
+  /** Slots whose connection died: nothing may be sent on them again (see `pipelined`). */
+  private readonly lost: boolean[];
+
   private constructor(
     private readonly sql: postgres.Sql,
     private readonly conns: Conn[],
     private readonly ctx: RunInputContext,
-  ) {}
+  ) {
+    this.lost = conns.map(() => false);
+  }
 
   /** Opens and reserves `connections` connections. */
   static async open(url: string, connections: number, ctx: RunInputContext): Promise<PostgresTpccExecutor> {
@@ -78,7 +80,23 @@ export class PostgresTpccExecutor implements Executor<TpccCounters> {
   }
 
   async execute(slot: number, type: number, t: TerminalContext, counters: TpccCounters): Promise<number> {
-    const conn = this.conns[slot]!;
+    if (this.lost[slot])
+      throw Object.assign(new Error('connection was lost earlier'), { code: 'CONNECTION_CLOSED' });
+    try {
+      return await this.executeOn(this.conns[slot]!, type, t, counters);
+    } catch (err) {
+      const last = err instanceof RetriesExhaustedError ? err.lastError : err;
+      if (classifyPostgresError(last) === 'connection') this.lost[slot] = true;
+      throw err;
+    }
+  }
+
+  private async executeOn(
+    conn: Conn,
+    type: number,
+    t: TerminalContext,
+    counters: TpccCounters,
+  ): Promise<number> {
     switch (type) {
       case NEW_ORDER: {
         const input = newOrderInput(t.rng, t.w, this.ctx);
@@ -173,10 +191,11 @@ export class PostgresTpccExecutor implements Executor<TpccCounters> {
     const header = headerRows![0];
     if (header === undefined || itemRows!.length < new Set(itemIds).size) {
       await conn.unsafe('rollback');
+      // The 1% that roll back on purpose are complete transactions; anything else is an error.
       if (header === undefined)
         throw new Error(`New-Order found no district or customer for (${w}, ${d}, ${c})`);
-      if (input.rollback) return; // the 1% that roll back on purpose
-      throw new ItemNotFound(`New-Order items missing from ITEM`);
+      if (input.rollback) return;
+      throw new Error('New-Order found item numbers missing from ITEM');
     }
     const stockByKey = new Map<number, postgres.Row>();
     for (const row of stockRows!)
@@ -253,7 +272,10 @@ async function pipelined(conn: Conn, queries: Pending[]): Promise<(postgres.Row[
   const settled = await Promise.allSettled(queries);
   const failure = settled.find((s) => s.status === 'rejected');
   if (failure !== undefined) {
-    await conn.unsafe('rollback').catch(() => undefined);
+    // Never write to a reserved connection whose server side is gone: postgres.js 3.4.9 then
+    // throws from a setImmediate and takes the process down (porsager/postgres#1208).
+    if (classifyPostgresError(failure.reason) !== 'connection')
+      await conn.unsafe('rollback').catch(() => undefined);
     throw failure.reason;
   }
   return settled.map((s) => (s.status === 'fulfilled' ? (s.value as postgres.Row[]) : undefined));

@@ -31,7 +31,7 @@ export async function checkCommand(argv: string[]): Promise<number> {
     console.log(CHECK_HELP);
     return 0;
   }
-  return withTarget(values, async (target) => {
+  return withTarget(values, { create: false }, async (target) => {
     const results = await checkDatabase(target.url, values['after-load'] === true);
     console.log(formatCheckResults(results));
     if (values.json !== undefined)

@@ -12,7 +12,7 @@ export async function dropCommand(argv: string[]): Promise<number> {
     console.log(DROP_HELP);
     return 0;
   }
-  return withTarget(values, async (target) => {
+  return withTarget(values, { create: false }, async (target) => {
     await dropTpcc(target.url);
     console.log(`dropped the TPC-C schema from ${target.spec.label}`);
     return 0;

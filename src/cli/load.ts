@@ -31,15 +31,14 @@ export async function loadCommand(argv: string[]): Promise<number> {
   const warehouses = parseIntFlag('warehouses', values.warehouses, 1, 1_000_000);
   const jobs = values.jobs === undefined ? undefined : parseIntFlag('jobs', values.jobs, 1, 256);
   const seed = values.seed === undefined ? undefined : parseIntFlag('seed', values.seed, 0, 2 ** 31 - 1);
-  return withTarget(values, async (target) => {
-    console.error(`loading ${warehouses} warehouse${warehouses === 1 ? '' : 's'} into ${target.spec.label}`);
+  return withTarget(values, { create: true }, async (target) => {
     const result = await loadTpcc(
       target.url,
       { warehouses, jobs, seed, replace: values.replace },
       loadProgressPrinter(process.stderr),
     );
     if (process.stderr.isTTY) process.stderr.write('\n');
-    console.log(formatLoadResult(result));
+    console.log(`${formatLoadResult(result)} into ${target.spec.label}`);
     return 0;
   });
 }

@@ -107,7 +107,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const options = parseRunOptions(values);
-  return withTarget(values, async (target) => {
+  return withTarget(values, { create: true }, async (target) => {
     await loadIfEmpty(target.url, target.spec.label, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
     const runDir = values.out === undefined ? undefined : await RunDirectory.create(values.out, new Date());
     const live = process.stderr.isTTY === true;

@@ -46,8 +46,16 @@ export interface EmbeddedServer {
  * running on that directory (another txbench command, or one left behind by a killed process) is
  * reused and left running.
  */
-export async function startEmbedded(dataDirOption: string): Promise<EmbeddedServer> {
+export async function startEmbedded(
+  dataDirOption: string,
+  options: { create: boolean },
+): Promise<EmbeddedServer> {
   const dataDir = path.resolve(dataDirOption);
+  if (!options.create && !(await exists(path.join(dataDir, 'PG_VERSION')))) {
+    throw new UsageError(
+      `there is no txbench database in ${dataDir}; run \`txbench load --warehouses N\` first`,
+    );
+  }
   const fresh = await prepareDataDir(dataDir);
   const password = fresh ? randomBytes(18).toString('base64url') : await readSecret(dataDir);
   const urlFor = (port: number, database: string): string =>
@@ -216,7 +224,7 @@ async function runningServerPort(dataDir: string): Promise<number | undefined> {
 /** Returns true when a new cluster must be created; fails with a clear message when it cannot. */
 async function prepareDataDir(dataDir: string): Promise<boolean> {
   try {
-    await mkdir(dataDir, { recursive: true });
+    await makeDirectories(dataDir);
     await access(dataDir, fsConstants.W_OK);
     const probe = path.join(dataDir, `.txbench-write-probe-${process.pid}`);
     await writeFile(probe, '');
@@ -227,7 +235,10 @@ async function prepareDataDir(dataDir: string): Promise<boolean> {
     );
   }
   const entries = await readdir(dataDir);
-  if (entries.length === 0) return true;
+  if (entries.length === 0) {
+    if (userInfo().uid === 0) await assertReachableByPostgresUser(dataDir);
+    return true;
+  }
   if (entries.includes('PG_VERSION')) {
     const version = (await readFile(path.join(dataDir, 'PG_VERSION'), 'utf8')).trim();
     if (!entries.includes(SECRET_FILE)) {
@@ -243,6 +254,51 @@ async function prepareDataDir(dataDir: string): Promise<boolean> {
   );
 }
 
+/**
+ * mkdir -p that fails instead of spinning: Node 20's recursive mkdir loops forever under /proc or
+ * a dangling symlink. Walk up to the first existing directory, then create the rest one by one.
+ */
+async function makeDirectories(dir: string): Promise<void> {
+  const missing: string[] = [];
+  let current = dir;
+  while (!(await exists(current))) {
+    missing.push(current);
+    const parent = path.dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  for (const d of missing.reverse()) {
+    await mkdir(d).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+    });
+  }
+}
+
+async function exists(p: string): Promise<boolean> {
+  return stat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** As root the server runs as `postgres`, which must be able to reach the data directory. */
+async function assertReachableByPostgresUser(dataDir: string): Promise<void> {
+  const ids = await postgresUserIds().catch(() => ({ uid: -1, gid: -1 }));
+  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+    const info = await stat(dir);
+    const reachable =
+      (info.mode & 0o001) !== 0 ||
+      (info.uid === ids.uid && (info.mode & 0o100) !== 0) ||
+      (info.gid === ids.gid && (info.mode & 0o010) !== 0);
+    if (!reachable) {
+      throw new UsageError(
+        `the server runs as the postgres user, which cannot enter ${dir} (mode ${(info.mode & 0o777).toString(8)}); choose a --data-dir outside it, or chmod o+x ${dir}`,
+      );
+    }
+    if (path.dirname(dir) === dir) return;
+  }
+}
+
 async function readSecret(dataDir: string): Promise<string> {
   return (await readFile(path.join(dataDir, SECRET_FILE), 'utf8')).trim();
 }
@@ -255,7 +311,11 @@ function lastMeaningfulLine(log: readonly string[]): string | undefined {
   for (let i = log.length - 1; i >= 0; i--) {
     const lines = (log[i] ?? '').split('\n').filter((l) => /FATAL|ERROR|error|failed|denied/.test(l));
     const line = lines.at(-1);
-    if (line) return line.replace(/^.*?(FATAL|ERROR):\s*/, '').trim();
+    if (line)
+      return line
+        .replace(/^\[STDERR\]\s*/, '')
+        .replace(/^.*?(FATAL|ERROR):\s*/, '')
+        .trim();
   }
   return undefined;
 }

@@ -80,11 +80,14 @@ function labelOf(url: string): string {
   return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;
 }
 
-/** Starts the embedded server when needed; `close` stops it again. */
-export async function openTarget(spec: TargetSpec): Promise<Target> {
+/**
+ * Starts the embedded server when needed (creating its cluster only when `create` is set: `load`
+ * and `run` may, `check` and `drop` may not); `close` stops it again.
+ */
+export async function openTarget(spec: TargetSpec, options: { create: boolean }): Promise<Target> {
   if (spec.kind === 'url') {
     return { spec, url: spec.url, safeUrl: redactUrl(spec.url), close: async () => undefined };
   }
-  const server = await startEmbedded(spec.dataDir);
+  const server = await startEmbedded(spec.dataDir, options);
   return { spec, url: server.url, safeUrl: redactUrl(server.url), close: () => server.stop() };
 }

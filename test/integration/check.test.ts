@@ -40,7 +40,9 @@ function delivery(d: number, o: number, { deleteNewOrder = true } = {}): string[
   const order = `o_w_id = 1 and o_d_id = ${d} and o_id = ${o}`;
   const lines = `ol_w_id = 1 and ol_d_id = ${d} and ol_o_id = ${o}`;
   return [
-    ...(deleteNewOrder ? [`delete from new_order where no_w_id = 1 and no_d_id = ${d} and no_o_id = ${o}`] : []),
+    ...(deleteNewOrder
+      ? [`delete from new_order where no_w_id = 1 and no_d_id = ${d} and no_o_id = ${o}`]
+      : []),
     `update orders set o_carrier_id = 3 where ${order}`,
     `update order_line set ol_delivery_d = localtimestamp where ${lines}`,
     `update customer set c_balance = c_balance + (select sum(ol_amount) from order_line where ${lines}),
@@ -148,7 +150,9 @@ const CASES: Case[] = [
   },
   {
     name: '10 and 12: C_BALANCE + 1',
-    statements: ['update customer set c_balance = c_balance + 1 where c_w_id = 1 and c_d_id = 1 and c_id = 1'],
+    statements: [
+      'update customer set c_balance = c_balance + 1 where c_w_id = 1 and c_d_id = 1 and c_id = 1',
+    ],
     fails: { '10': 1, '12': 1 },
   },
   {
@@ -251,7 +255,8 @@ describe('consistency checks on a loaded database', () => {
     const results = await checkDatabase(pg.url, true);
     expect(failures(results)).toEqual({});
     const ids = results.map((r) => r.id);
-    for (const id of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12']) expect(ids).toContain(id);
+    for (const id of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12'])
+      expect(ids).toContain(id);
     for (const p of populationChecks(1)) expect(ids).toContain(p.id);
     expect(ids.length).toBe(12 + populationChecks(1).length);
   });
@@ -294,7 +299,10 @@ describe('consistency checks on a loaded database', () => {
       const results = await checkDatabase(pg.url, false);
       expect(failures(results)).toEqual({ '1': 1, '8': 1 });
       // The same through runChecks on this test's own pool.
-      expect(failures(await runChecks(sql as unknown as Sql, CONSISTENCY_CONDITIONS))).toEqual({ '1': 1, '8': 1 });
+      expect(failures(await runChecks(sql as unknown as Sql, CONSISTENCY_CONDITIONS))).toEqual({
+        '1': 1,
+        '8': 1,
+      });
     } finally {
       await sql`update warehouse set w_ytd = w_ytd - 1 where w_id = 1`;
     }
@@ -310,7 +318,10 @@ describe('consistency checks on a loaded database', () => {
   it('refuses an empty database and an interrupted load with a UsageError', async () => {
     await sql.unsafe('create database txbench_empty');
     await sql.unsafe('create database txbench_interrupted');
-    const interrupted = postgres(withDatabase(pg.url, 'txbench_interrupted'), { max: 1, onnotice: () => undefined });
+    const interrupted = postgres(withDatabase(pg.url, 'txbench_interrupted'), {
+      max: 1,
+      onnotice: () => undefined,
+    });
     try {
       await interrupted`create table txbench_meta (key text primary key, value text not null)`;
       const meta = { status: 'loading', warehouses: 1, seed: 1, startedAt: new Date().toISOString() };

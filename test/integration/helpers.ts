@@ -42,7 +42,7 @@ export async function startTempServer(): Promise<TempServer> {
   const dataDir = path.join(dir, 'pg');
   let server: EmbeddedServer;
   try {
-    server = await startEmbedded(dataDir);
+    server = await startEmbedded(dataDir, { create: true });
   } catch (err) {
     await removeDir(dir);
     throw err;

@@ -256,7 +256,9 @@ describe('loadTpcc: 1 warehouse into embedded PostgreSQL', () => {
     });
 
     it('NEW-ORDER holds exactly orders 2,101..3,000 of every district', async () => {
-      const outside = await num('select count(*)::int from new_order where no_o_id not between 2101 and 3000');
+      const outside = await num(
+        'select count(*)::int from new_order where no_o_id not between 2101 and 3000',
+      );
       expect(outside).toBe(0);
       const missing = await num(`select count(*)::int from orders o where o.o_id between 2101 and 3000
         and not exists (select 1 from new_order n
@@ -398,10 +400,14 @@ describe('loadTpcc: 1 warehouse into embedded PostgreSQL', () => {
         select tablename, indexdef from pg_indexes
         where schemaname = current_schema() and tablename in ('customer', 'orders')`;
       const defs = rows.map((r) => `${r.tablename}: ${r.indexdef}`);
-      expect(defs.some((d) => /^customer: .*\(c_w_id, c_d_id, c_last, c_first\)$/.test(d)), defs.join('\n')).toBe(
-        true,
-      );
-      expect(defs.some((d) => /^orders: .*\(o_w_id, o_d_id, o_c_id, o_id\)$/.test(d)), defs.join('\n')).toBe(true);
+      expect(
+        defs.some((d) => /^customer: .*\(c_w_id, c_d_id, c_last, c_first\)$/.test(d)),
+        defs.join('\n'),
+      ).toBe(true);
+      expect(
+        defs.some((d) => /^orders: .*\(o_w_id, o_d_id, o_c_id, o_id\)$/.test(d)),
+        defs.join('\n'),
+      ).toBe(true);
     });
 
     it('txbench_meta records a complete load of 1 warehouse with the seed', async () => {

@@ -13,7 +13,13 @@ export const TARGET_OPTIONS = {
 const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const satisfies OptionSpecs;
 
 /** Strict parsing: an unknown flag or a missing value is one line naming the flag and the fix. */
-export function parseCommand<T extends OptionSpecs>(command: string, argv: string[], options: T) {
+export function parseCommand<T extends OptionSpecs>(
+  command: string,
+  argv: string[],
+  options: T,
+): ReturnType<
+  typeof parseArgs<{ args: string[]; options: T & typeof HELP_OPTION; strict: true; allowPositionals: false }>
+> {
   try {
     return parseArgs({
       args: argv,

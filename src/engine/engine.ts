@@ -12,6 +12,7 @@ import { thinkTimeMs } from './pacing.js';
 import { TimerHeap } from './timer-heap.js';
 import {
   RetriesExhaustedError,
+  type Counters,
   type ErrorClass,
   type Executor,
   type TerminalContext,
@@ -55,15 +56,16 @@ export interface IntervalStats {
   perType: { count: number; errors: number; avgMs: number; p90Ms: number }[];
 }
 
-export interface EngineResult<C> {
+export interface EngineResult<C extends Counters> {
   status: RunStatus;
   /** The measured window as it actually ran (shorter when interrupted). */
   windowSeconds: number;
   measured: boolean;
   perType: TypeStats[];
   errorsByClass: Record<ErrorClass, number>;
+  /** The workload's counters, summed over exactly the transactions the window counts. */
   counters: C;
-  /** How late the scheduler started transactions (µs), over the whole run. */
+  /** How late the scheduler started transactions (µs), over the measured window. */
   lateness: Histogram;
   failure?: string | undefined;
 }
@@ -77,36 +79,45 @@ interface Terminal extends TerminalContext {
   readonly deck: CardDeck;
 }
 
-export class Engine<C> extends EventEmitter<EngineEvents> {
+export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
   private readonly heap: TimerHeap;
   private readonly terminals: Terminal[];
   private readonly typeOf: Uint8Array;
   private readonly dueAt: Float64Array;
   private readonly keyingMs: Float64Array;
   private readonly thinkMs: Float64Array;
-  /** Terminal waiting for a free slot, in arrival order (a ring, no Array.shift). */
+  /** Terminals waiting for a free slot, in arrival order (a ring, no Array.shift). */
   private readonly waitRing: Int32Array;
   private waitHead = 0;
   private waitCount = 0;
+  /** Terminals with no wait left (think-scale 0), submitted together on the next turn of the event loop. */
+  private readonly readyRing: Int32Array;
+  private readyHead = 0;
+  private readyCount = 0;
+  private readyScheduled = false;
   private readonly freeSlots: number[] = [];
   private readonly slotTerminal: Int32Array;
+  /** Per-slot scratch counters: merged into the window's only when the transaction is counted. */
+  private readonly slotCounters: C[] = [];
   private readonly slotDone: ((retries: number) => void)[] = [];
   private readonly slotFailed: ((err: unknown) => void)[] = [];
+  private readonly counterKeys: (keyof C)[];
   private inFlight = 0;
 
   private phase: Phase = 'warmup';
+  private started = false;
   private startedAt = 0;
   private windowStart = Infinity;
   private windowEnd = Infinity;
   private accepting = true;
   private timer: NodeJS.Timeout | undefined;
   private timerDue = Infinity;
-  private phaseTimers: NodeJS.Timeout[] = [];
+  private phaseTimer: NodeJS.Timeout | undefined;
   private intervalTimer: NodeJS.Timeout | undefined;
   private lastIntervalAt = 0;
 
   private window: TypeStats[];
-  private intervalStats: TypeStats[];
+  private readonly intervalStats: TypeStats[];
   private counters: C;
   private errorsByClass: Record<ErrorClass, number> = emptyErrorCounts();
   private readonly lateness = newHistogram();
@@ -126,6 +137,7 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
     this.typeOf = new Uint8Array(n);
     this.dueAt = new Float64Array(n);
     this.waitRing = new Int32Array(n);
+    this.readyRing = new Int32Array(n);
     this.slotTerminal = new Int32Array(executor.connections).fill(-1);
     this.keyingMs = Float64Array.from(config.transactions, (t) => t.keyingS * 1000 * config.thinkScale);
     this.thinkMs = Float64Array.from(config.transactions, (t) => t.thinkMeanS * 1000 * config.thinkScale);
@@ -137,31 +149,41 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
     }
     for (let s = executor.connections - 1; s >= 0; s--) {
       this.freeSlots.push(s);
+      this.slotCounters[s] = newCounters();
       // One pair of callbacks per slot, made once: no closure per transaction.
       this.slotDone[s] = (retries) => this.complete(s, retries);
       this.slotFailed[s] = (err) => this.fail(s, err);
     }
+    this.counters = newCounters();
+    this.counterKeys = Object.keys(this.counters) as (keyof C)[];
     this.window = this.newTypeStats();
     this.intervalStats = this.newTypeStats();
-    this.counters = newCounters();
   }
 
   /** Runs warm-up, then the measured window; resolves when in-flight transactions have drained. */
   run(): Promise<EngineResult<C>> {
+    if (this.started) throw new Error('an Engine runs once');
+    this.started = true;
     return new Promise((resolve) => {
       this.finish = () => resolve(this.result());
       const now = performance.now();
       this.startedAt = now;
       this.lastIntervalAt = now;
-      const { terminals, rampMs, warmupMs, durationMs } = this.config;
+      if (!this.accepting) {
+        // Stopped before it started (Ctrl-C during set-up): nothing to run.
+        this.done();
+        return;
+      }
+      const { terminals, rampMs, warmupMs } = this.config;
+      this.emit('phase', 'warmup');
+      // Open the window before the first transactions are due, so that none of them is lost.
+      if (warmupMs > 0) this.phaseTimer = setTimeout(() => this.openWindow(), warmupMs);
+      else this.openWindow();
+      const begin = performance.now();
       for (let i = 0; i < terminals; i++) {
-        const startAt = now + (terminals > 1 ? (rampMs * i) / terminals : 0);
+        const startAt = begin + (terminals > 1 ? (rampMs * i) / terminals : 0);
         this.scheduleNext(i, startAt, false);
       }
-      this.emit('phase', 'warmup');
-      if (warmupMs > 0) this.phaseTimers.push(setTimeout(() => this.openWindow(), warmupMs));
-      else this.openWindow();
-      this.phaseTimers.push(setTimeout(() => this.closeWindow('completed'), warmupMs + durationMs));
       this.restartIntervals();
       this.armTimer();
     });
@@ -171,6 +193,11 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
   stop(status: Exclude<RunStatus, 'completed'>, reason?: string): void {
     if (this.phase === 'drain' || this.phase === 'done') return;
     this.failure ??= reason;
+    if (!this.started) {
+      this.accepting = false;
+      this.status = status;
+      return;
+    }
     this.closeWindow(status);
   }
 
@@ -198,6 +225,8 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
     this.errorsByClass = emptyErrorCounts();
     this.lateness.reset();
     this.phase = 'measure';
+    // The window lasts its full duration however late the warm-up timer fired.
+    this.phaseTimer = setTimeout(() => this.closeWindow('completed'), this.config.durationMs);
     this.emit('phase', 'measure');
   }
 
@@ -208,10 +237,11 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
     this.windowEnd = performance.now();
     this.emitInterval();
     this.restartIntervals();
-    for (const t of this.phaseTimers) clearTimeout(t);
+    if (this.phaseTimer) clearTimeout(this.phaseTimer);
     if (this.timer) clearTimeout(this.timer);
     this.heap.clear();
     this.waitCount = 0;
+    this.readyCount = 0;
     this.phase = 'drain';
     this.emit('phase', 'drain');
     // After a lost connection, in-flight work on dead connections may never settle: wait less.
@@ -224,6 +254,8 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
     if (this.phase === 'done') return;
     if (this.drainTimer) clearTimeout(this.drainTimer);
     if (this.intervalTimer) clearInterval(this.intervalTimer);
+    if (this.phaseTimer) clearTimeout(this.phaseTimer);
+    if (this.timer) clearTimeout(this.timer);
     this.emitInterval();
     this.phase = 'done';
     this.emit('phase', 'done');
@@ -232,9 +264,10 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
 
   private result(): EngineResult<C> {
     const measured = this.windowStart !== Infinity;
+    const end = this.windowEnd === Infinity ? performance.now() : this.windowEnd;
     return {
       status: this.status,
-      windowSeconds: measured ? Math.max(0, (this.windowEnd - this.windowStart) / 1000) : 0,
+      windowSeconds: measured ? Math.max(0, (end - this.windowStart) / 1000) : 0,
       measured,
       perType: this.window,
       errorsByClass: this.errorsByClass,
@@ -253,13 +286,30 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
     const due = fromMs + think + this.keyingMs[type]!;
     this.dueAt[id] = due;
     if (due <= fromMs && withThink) {
-      // No pacing at all (think-scale 0): submit straight away, no trip through the heap.
-      this.submit(id);
+      // No pacing at all (think-scale 0): no trip through the heap, but still a turn of the event
+      // loop, shared by every terminal that became ready meanwhile, so timers and signals run.
+      this.readyRing[(this.readyHead + this.readyCount) % this.readyRing.length] = id;
+      this.readyCount++;
+      if (!this.readyScheduled) {
+        this.readyScheduled = true;
+        setImmediate(this.flushReady);
+      }
       return;
     }
     this.heap.push(due, id);
     if (due < this.timerDue) this.armTimer();
   }
+
+  private readonly flushReady = (): void => {
+    this.readyScheduled = false;
+    let n = this.readyCount;
+    while (n-- > 0 && this.readyCount > 0) {
+      const id = this.readyRing[this.readyHead]!;
+      this.readyHead = (this.readyHead + 1) % this.readyRing.length;
+      this.readyCount--;
+      this.submit(id);
+    }
+  };
 
   private armTimer(): void {
     const next = this.heap.peekDue();
@@ -299,14 +349,21 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
   private start(id: number, slot: number): void {
     this.slotTerminal[slot] = id;
     this.inFlight++;
+    const scratch = this.slotCounters[slot]!;
+    for (const k of this.counterKeys) (scratch[k] as number) = 0;
     this.executor
-      .execute(slot, this.typeOf[id]!, this.terminals[id]!, this.counters)
+      .execute(slot, this.typeOf[id]!, this.terminals[id]!, scratch)
       .then(this.slotDone[slot], this.slotFailed[slot]);
   }
 
+  /** Whether a transaction due at `due` and finished at `now` belongs to the measured window. */
+  private inWindow(due: number, now: number): boolean {
+    return due >= this.windowStart && now <= this.windowEnd;
+  }
+
   private complete(slot: number, retries: number): void {
-    const id = this.release(slot);
     const now = performance.now();
+    const id = this.slotTerminal[slot]!;
     const due = this.dueAt[id]!;
     const type = this.typeOf[id]!;
     const us = (now - due) * 1000;
@@ -314,28 +371,32 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
     iv.count++;
     iv.retries += retries;
     recordUs(iv.histogram, us);
-    if (due >= this.windowStart && now <= this.windowEnd) {
+    if (this.inWindow(due, now)) {
       const w = this.window[type]!;
       w.count++;
       w.retries += retries;
       recordUs(w.histogram, us);
+      const scratch = this.slotCounters[slot]!;
+      for (const k of this.counterKeys) (this.counters[k] as number) += scratch[k] as number;
     }
+    this.release(slot);
     this.next(id, now);
   }
 
   private fail(slot: number, err: unknown): void {
-    const id = this.release(slot);
     const now = performance.now();
+    const id = this.slotTerminal[slot]!;
     const cls = err instanceof RetriesExhaustedError ? err.errorClass : this.executor.classify(err);
     const retries = err instanceof RetriesExhaustedError ? err.retries : 0;
     const type = this.typeOf[id]!;
     this.intervalStats[type]!.errors++;
-    if (this.dueAt[id]! >= this.windowStart && now <= this.windowEnd) {
+    if (this.inWindow(this.dueAt[id]!, now)) {
       const w = this.window[type]!;
       w.errors++;
       w.retries += retries;
       this.errorsByClass[cls]++;
     }
+    this.release(slot);
     if (cls === 'connection') {
       const cause = err instanceof RetriesExhaustedError ? err.lastError : err;
       this.stop(
@@ -346,9 +407,8 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
     this.next(id, now);
   }
 
-  /** Frees the slot (handing it to the longest-waiting terminal) and returns the terminal that used it. */
-  private release(slot: number): number {
-    const id = this.slotTerminal[slot]!;
+  /** Frees the slot, handing it to the longest-waiting terminal if there is one. */
+  private release(slot: number): void {
     this.inFlight--;
     if (this.waitCount > 0 && this.accepting) {
       const next = this.waitRing[this.waitHead]!;
@@ -359,7 +419,6 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
       this.slotTerminal[slot] = -1;
       this.freeSlots.push(slot);
     }
-    return id;
   }
 
   private next(id: number, now: number): void {
@@ -375,13 +434,17 @@ export class Engine<C> extends EventEmitter<EngineEvents> {
   private emitInterval(): void {
     const now = performance.now();
     const seconds = (now - this.lastIntervalAt) / 1000;
-    if (seconds < 0.001) return;
+    const counted = this.intervalStats.some((s) => s.count > 0 || s.errors > 0);
+    if (seconds <= 0 || (seconds < 0.001 && !counted)) return;
     this.lastIntervalAt = now;
     const perType = this.intervalStats.map((s) => ({
       count: s.count,
       errors: s.errors,
       avgMs: s.histogram.totalCount > 0 ? Math.round(s.histogram.mean) / 1000 : 0,
-      p90Ms: s.histogram.totalCount > 0 ? s.histogram.getValueAtPercentile(90) / 1000 : 0,
+      p90Ms:
+        s.histogram.totalCount > 0
+          ? Math.min(s.histogram.getValueAtPercentile(90), s.histogram.maxValue) / 1000
+          : 0,
     }));
     for (const s of this.intervalStats) {
       s.count = 0;

@@ -22,6 +22,9 @@ export interface TerminalContext {
   readonly rng: Rng;
 }
 
+/** A workload's own tallies (rollbacks, remote lines, …): plain named numbers the engine can sum. */
+export type Counters = Record<string, number>;
+
 /** Why a transaction failed, as far as the run is concerned. */
 export type ErrorClass = 'conflict' | 'deadlock' | 'lockTimeout' | 'connection' | 'constraint' | 'other';
 
@@ -30,8 +33,9 @@ export type ErrorClass = 'conflict' | 'deadlock' | 'lockTimeout' | 'connection' 
  * one transaction at a time. `execute` retries conflicts itself (a bounded number of times) and
  * resolves with the number of retries it needed; it throws when the transaction finally failed.
  */
-export interface Executor<C> {
+export interface Executor<C extends Counters> {
   readonly connections: number;
+  /** Tallies go into `counters`, which starts at zero for every transaction. */
   execute(slot: number, type: number, terminal: TerminalContext, counters: C): Promise<number>;
   classify(err: unknown): ErrorClass;
 }

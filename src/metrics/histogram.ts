@@ -27,12 +27,14 @@ const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 /** Summary in milliseconds (all zeros for an empty histogram). */
 export function latencyMs(h: Histogram): LatencyMs {
   if (h.totalCount === 0) return { avg: 0, p50: 0, p90: 0, p95: 0, p99: 0, max: 0 };
+  // HDR reports a bucket's upper edge, which can exceed the largest value recorded.
+  const at = (p: number): number => round3(Math.min(h.getValueAtPercentile(p), h.maxValue) / 1000);
   return {
     avg: round3(h.mean / 1000),
-    p50: round3(h.getValueAtPercentile(50) / 1000),
-    p90: round3(h.getValueAtPercentile(90) / 1000),
-    p95: round3(h.getValueAtPercentile(95) / 1000),
-    p99: round3(h.getValueAtPercentile(99) / 1000),
+    p50: at(50),
+    p90: at(90),
+    p95: at(95),
+    p99: at(99),
     max: round3(h.maxValue / 1000),
   };
 }

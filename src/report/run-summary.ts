@@ -83,7 +83,9 @@ export function formatRunSummary(r: RunReport): string {
   lines.push('');
   lines.push(
     `  txbench itself: ${cpu.coresUsed.toFixed(2)} cores, ${cpu.usPerTransaction.toFixed(0)} µs CPU per transaction, ` +
-      `scheduler lateness p50 ${ms(s.schedulerLatenessMs.p50)} ms, p99 ${ms(s.schedulerLatenessMs.p99)} ms, max ${ms(s.schedulerLatenessMs.max)} ms`,
+      (s.schedulerLatenessMs === null
+        ? 'no scheduled waits (think-scale 0)'
+        : `scheduler lateness p50 ${ms(s.schedulerLatenessMs.p50)} ms, p99 ${ms(s.schedulerLatenessMs.p99)} ms, max ${ms(s.schedulerLatenessMs.max)} ms`),
   );
   return lines.join('\n');
 }

@@ -147,7 +147,6 @@ export class TpccRun {
         executor,
         newTpccCounters,
       );
-      this.engine = engine;
       this.listener.onStart?.(config);
 
       const startedAt = new Date();
@@ -176,8 +175,9 @@ export class TpccRun {
         this.listener.onInterval?.(record);
       });
       const idsBefore = await sumNextOrderIds(monitor, config.loadedWarehouses);
-      const running = engine.run();
+      this.engine = engine;
       if (this.stopRequested) engine.stop('interrupted', 'interrupted by the user');
+      const running = engine.run();
       const result = await running;
       const [ids0, ids1, tx0, tx1] = await Promise.all([
         nextIdsStart,

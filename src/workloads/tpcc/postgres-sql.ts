@@ -106,7 +106,8 @@ export const OS_BY_NAME = [
 
 /**
  * Delivery of all ten districts in one statement (one database transaction): the oldest NEW-ORDER
- * row per district (SKIP LOCKED, so a concurrent Delivery never makes a district look empty), the
+ * row per district (a concurrent Delivery holding it makes this one wait, then take the next: the
+ * limit sits above the row lock, so a deleted row is passed over, never reported as empty), the
  * order's carrier, its lines' delivery date, and the customer's balance and delivery count.
  * Returns the number of districts delivered; the rest were skipped.
  */
@@ -114,7 +115,7 @@ export const DELIVERY = `with picked as materialized (
     select n.no_d_id, n.no_o_id from generate_series(1, 10) as g(d)
     cross join lateral (
       select no_d_id, no_o_id from new_order where no_w_id = $1 and no_d_id = g.d
-      order by no_o_id limit 1 for update skip locked) n),
+      order by no_o_id limit 1 for update) n),
   del as (
     delete from new_order n using picked p
     where n.no_w_id = $1 and n.no_d_id = p.no_d_id and n.no_o_id = p.no_o_id

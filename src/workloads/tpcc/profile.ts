@@ -25,7 +25,7 @@ export const MIX_MINIMUMS: readonly number[] = [0, 43, 4, 4, 4];
 export const P90_LIMITS_MS: readonly number[] = [5000, 5000, 5000, 5000, 20000];
 
 /** Counters the TPC-C executor keeps for the audit figures of clause 5.5.1.5 and 2.7.4. */
-export interface TpccCounters {
+export type TpccCounters = {
   newOrderRollbacks: number;
   orderLines: number;
   remoteOrderLines: number;
@@ -36,7 +36,7 @@ export interface TpccCounters {
   skippedDistricts: number;
   /** Delivery transactions that skipped at least one district. */
   deliveriesWithSkips: number;
-}
+};
 
 export function newTpccCounters(): TpccCounters {
   return {

@@ -46,7 +46,8 @@ export interface RunSummary {
   errors: number;
   retries: number;
   clientCpu: { userS: number; systemS: number; coresUsed: number; usPerTransaction: number };
-  schedulerLatenessMs: { p50: number; p99: number; max: number };
+  /** null when no transaction went through the scheduler's timer (think-scale 0). */
+  schedulerLatenessMs: { p50: number; p99: number; max: number } | null;
 }
 
 export interface SummaryInputs {
@@ -92,7 +93,7 @@ export function summarize(inputs: SummaryInputs): RunSummary {
   const all = newHistogram();
   for (const t of engine.perType) all.add(t.histogram);
   const newOrders = engine.perType[0]?.count ?? 0;
-  const tpmC = minutes > 0 ? Math.floor(newOrders / minutes) : 0;
+  const tpmC = seconds > 0 ? Math.floor((newOrders * 60) / seconds) : 0;
   const cpuUs = inputs.cpu.userUs + inputs.cpu.systemUs;
   const delta = (s: { start: number; end: number } | undefined): number | null =>
     s === undefined || minutes <= 0 ? null : round((s.end - s.start) / minutes, 1);
@@ -113,11 +114,14 @@ export function summarize(inputs: SummaryInputs): RunSummary {
       coresUsed: seconds > 0 ? round(cpuUs / 1e6 / seconds, 3) : 0,
       usPerTransaction: transactions > 0 ? round(cpuUs / transactions, 1) : 0,
     },
-    schedulerLatenessMs: {
-      p50: round(engine.lateness.getValueAtPercentile(50) / 1000, 3),
-      p99: round(engine.lateness.getValueAtPercentile(99) / 1000, 3),
-      max: round(engine.lateness.maxValue / 1000, 3),
-    },
+    schedulerLatenessMs:
+      engine.lateness.totalCount === 0
+        ? null
+        : {
+            p50: round(engine.lateness.getValueAtPercentile(50) / 1000, 3),
+            p99: round(engine.lateness.getValueAtPercentile(99) / 1000, 3),
+            max: round(engine.lateness.maxValue / 1000, 3),
+          },
   };
 }
 

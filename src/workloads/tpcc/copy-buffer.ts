@@ -1,4 +1,18 @@
-import { ALNUM, fillRandom, writeDataString, type Rng } from './random.js';
+import { ALNUM, CharPool, DIGITS, fillRandom, Rng } from './random.js';
+
+/** The character pools the loader draws strings from (see CharPool). */
+export interface LoadPools {
+  alnum: CharPool;
+  digits: CharPool;
+}
+
+/** Pools for one load, the same in every worker thread for a given seed. */
+export function loadPools(seed: number): LoadPools {
+  const rng = new Rng(seed ^ 0x51ed270b);
+  return { alnum: new CharPool(rng, ALNUM), digits: new CharPool(rng, DIGITS, 1 << 16) };
+}
+
+const ORIGINAL_BYTES = Buffer.from('ORIGINAL', 'latin1');
 
 /**
  * Builds PostgreSQL COPY text rows directly into a byte buffer: no per-row strings or arrays,
@@ -11,7 +25,10 @@ export class CopyBuffer {
   private pos = 0;
   rows = 0;
 
-  constructor(private readonly chunkBytes = 256 * 1024) {
+  constructor(
+    private readonly chunkBytes = 256 * 1024,
+    private readonly pools?: LoadPools,
+  ) {
     // Headroom for the longest row (a customer is under 1 KB) past the flush threshold.
     this.buf = Buffer.allocUnsafe(chunkBytes + 4096);
   }
@@ -70,8 +87,11 @@ export class CopyBuffer {
 
   /** Pre-encoded bytes (constants such as the load timestamp). */
   bytes(b: Buffer): this {
-    b.copy(this.buf, this.pos);
-    this.pos += b.length;
+    const n = b.length;
+    // A loop beats Buffer.copy's native-call overhead for the short constants used per row.
+    if (n > 64) b.copy(this.buf, this.pos);
+    else for (let i = 0; i < n; i++) this.buf[this.pos + i] = b[i]!;
+    this.pos += n;
     return this;
   }
 
@@ -81,17 +101,38 @@ export class CopyBuffer {
     return this;
   }
 
-  /** Random characters of `alphabet`, with a length uniform in [min..max]. */
-  random(rng: Rng, min: number, max: number, alphabet: Buffer = ALNUM): this {
+  /** An a-string [min..max] from the alphanumeric pool. */
+  alnum(rng: Rng, min: number, max: number): this {
+    this.pos = this.pool('alnum').write(rng, this.buf, this.pos, min === max ? min : rng.int(min, max));
+    return this;
+  }
+
+  /** An n-string of `len` digits from the digit pool. */
+  digits(rng: Rng, len: number): this {
+    this.pos = this.pool('digits').write(rng, this.buf, this.pos, len);
+    return this;
+  }
+
+  /** An a-string [min..max] with ORIGINAL at a random position when asked (I_DATA, S_DATA). */
+  dataString(rng: Rng, min: number, max: number, original: boolean): this {
+    const len = rng.int(min, max);
+    const start = this.pos;
+    this.pos = this.pool('alnum').write(rng, this.buf, start, len);
+    if (original) ORIGINAL_BYTES.copy(this.buf, start + rng.int(0, len - ORIGINAL_BYTES.length));
+    return this;
+  }
+
+  /** Random characters of `alphabet`, one draw each (for short strings outside the pools). */
+  random(rng: Rng, min: number, max: number, alphabet: Buffer): this {
     const len = min === max ? min : rng.int(min, max);
     this.pos = fillRandom(rng, this.buf, this.pos, len, alphabet);
     return this;
   }
 
-  /** An a-string [min..max] that contains ORIGINAL when asked (I_DATA, S_DATA). */
-  dataString(rng: Rng, min: number, max: number, original: boolean): this {
-    this.pos = writeDataString(rng, this.buf, this.pos, min, max, original);
-    return this;
+  private pool(kind: keyof LoadPools): CharPool {
+    const pool = this.pools?.[kind];
+    if (pool === undefined) throw new Error(`CopyBuffer was made without a ${kind} pool`);
+    return pool;
   }
 
   null(): this {

@@ -3,7 +3,7 @@
  * Each task is seeded from (run seed, task, warehouse), so the data does not depend on which
  * worker thread generates it.
  */
-import { CopyBuffer } from './copy-buffer.js';
+import { CopyBuffer, loadPools, type LoadPools } from './copy-buffer.js';
 import {
   chooseExactly,
   deriveSeed,
@@ -36,6 +36,14 @@ export type LoadTask =
   | { kind: 'customer'; w: number }
   | { kind: 'orders'; w: number };
 
+let cachedPools: { seed: number; pools: LoadPools } | undefined;
+
+/** Building a pool costs a few milliseconds: once per worker thread, not once per task. */
+function poolsFor(seed: number): LoadPools {
+  if (cachedPools?.seed !== seed) cachedPools = { seed, pools: loadPools(seed) };
+  return cachedPools.pools;
+}
+
 const TASK_SALT: Readonly<Record<LoadTask['kind'], number>> = {
   item: 1,
   warehouse: 2,
@@ -52,15 +60,14 @@ export function taskStreams(
 ): { table: TableName; chunks: Generator<Buffer> }[] {
   const w = task.kind === 'item' ? 0 : task.w;
   const rng = new Rng(deriveSeed(ctx.seed, TASK_SALT[task.kind], w));
-  const out = new CopyBuffer();
+  const out = new CopyBuffer(256 * 1024, poolsFor(ctx.seed));
   const time = Buffer.from(ctx.loadTime, 'latin1');
-  const flush = function* (force: boolean): Generator<Buffer> {
-    if (out.length > 0 && (force || out.full)) {
-      const rows = out.rows;
-      const chunk = out.take();
-      report(rows, chunk.length);
-      yield chunk;
-    }
+  // Called per chunk, not per row: a generator delegation per row costs more than the row.
+  const flush = (): Buffer => {
+    const rows = out.rows;
+    const chunk = out.take();
+    report(rows, chunk.length);
+    return chunk;
   };
   switch (task.kind) {
     case 'item':
@@ -90,60 +97,68 @@ export function taskStreams(
   }
 }
 
-type Flush = (force: boolean) => Generator<Buffer>;
+type Flush = () => Buffer;
 
 function* items(rng: Rng, out: CopyBuffer, flush: Flush): Generator<Buffer> {
   const original = chooseExactly(rng, ITEMS, ITEMS / 10);
   for (let i = 1; i <= ITEMS; i++) {
-    out.int(i).tab().int(rng.int(1, 10_000)).tab().random(rng, 14, 24).tab();
+    out.int(i).tab().int(rng.int(1, 10_000)).tab().alnum(rng, 14, 24).tab();
     out
       .fixed(rng.int(100, 10_000), 2)
       .tab()
       .dataString(rng, 26, 50, original[i - 1] === 1)
       .endRow();
-    yield* flush(false);
+    if (out.full) yield flush();
   }
-  yield* flush(true);
+  if (out.length > 0) yield flush();
 }
 
 /** Street 1, street 2, city, state, zip: the address block shared by warehouse, district and customer. */
 function address(rng: Rng, out: CopyBuffer): CopyBuffer {
-  out.random(rng, 10, 20).tab().random(rng, 10, 20).tab().random(rng, 10, 20).tab();
-  out.random(rng, 2, 2, LETTERS).tab().random(rng, 4, 4, DIGITS).bytes(ZIP_SUFFIX);
+  out.alnum(rng, 10, 20).tab().alnum(rng, 10, 20).tab().alnum(rng, 10, 20).tab();
+  out.random(rng, 2, 2, LETTERS).tab().digits(rng, 4).bytes(ZIP_SUFFIX);
   return out;
 }
 
 const LETTERS = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'latin1');
-const DIGITS = Buffer.from('0123456789', 'latin1');
+const STOCK_COUNTERS = Buffer.from('0\t0\t0\t', 'latin1');
+const MIDDLE_NAME = Buffer.from('\tOE\t', 'latin1');
+const HISTORY_AMOUNT = Buffer.from('\t10.00\t', 'latin1');
+const ALL_LOCAL = Buffer.from('\t1', 'latin1');
+const DELIVERED_LINE_TAIL = Buffer.from('\t5\t0.00\t', 'latin1');
+const UNDELIVERED_LINE_MID = Buffer.from('\t5\t', 'latin1');
+const LAST_NAME_BYTES = Array.from({ length: 1000 }, (_, n) => Buffer.from(lastName(n), 'latin1'));
+const BAD_CREDIT = Buffer.from('BC', 'latin1');
+const GOOD_CREDIT = Buffer.from('GC', 'latin1');
 const ZIP_SUFFIX = Buffer.from('11111', 'latin1');
 
 function* warehouse(rng: Rng, out: CopyBuffer, flush: Flush, w: number): Generator<Buffer> {
-  out.int(w).tab().random(rng, 6, 10).tab();
+  out.int(w).tab().alnum(rng, 6, 10).tab();
   address(rng, out).tab().fixed(rng.int(0, 2000), 4).tab().text('300000.00').endRow();
-  yield* flush(true);
+  if (out.length > 0) yield flush();
 }
 
 function* districts(rng: Rng, out: CopyBuffer, flush: Flush, w: number): Generator<Buffer> {
   for (let d = 1; d <= DISTRICTS_PER_WAREHOUSE; d++) {
-    out.int(d).tab().int(w).tab().random(rng, 6, 10).tab();
+    out.int(d).tab().int(w).tab().alnum(rng, 6, 10).tab();
     address(rng, out).tab().fixed(rng.int(0, 2000), 4).tab().text('30000.00').tab();
     out.int(ORDERS_PER_DISTRICT + 1).endRow();
   }
-  yield* flush(true);
+  if (out.length > 0) yield flush();
 }
 
 function* stock(rng: Rng, out: CopyBuffer, flush: Flush, w: number): Generator<Buffer> {
   const original = chooseExactly(rng, STOCK_PER_WAREHOUSE, STOCK_PER_WAREHOUSE / 10);
   for (let i = 1; i <= STOCK_PER_WAREHOUSE; i++) {
     out.int(i).tab().int(w).tab().int(rng.int(10, 100)).tab();
-    for (let d = 0; d < DISTRICTS_PER_WAREHOUSE; d++) out.random(rng, 24, 24).tab();
+    for (let d = 0; d < DISTRICTS_PER_WAREHOUSE; d++) out.alnum(rng, 24, 24).tab();
     out
-      .text('0\t0\t0\t')
+      .bytes(STOCK_COUNTERS)
       .dataString(rng, 26, 50, original[i - 1] === 1)
       .endRow();
-    yield* flush(false);
+    if (out.full) yield flush();
   }
-  yield* flush(true);
+  if (out.length > 0) yield flush();
 }
 
 const MIDDLE_AND_CREDIT_TAIL = Buffer.from('\t50000.00\t', 'latin1');
@@ -168,28 +183,28 @@ function* customers(
         .tab()
         .int(w)
         .tab()
-        .random(rng, 8, 16)
-        .text('\tOE\t')
-        .text(lastName(nameNumber))
+        .alnum(rng, 8, 16)
+        .bytes(MIDDLE_NAME)
+        .bytes(LAST_NAME_BYTES[nameNumber]!)
         .tab();
-      address(rng, out).tab().random(rng, 16, 16, DIGITS).tab().bytes(time).tab();
-      out.text(badCredit[c - 1] === 1 ? 'BC' : 'GC').bytes(MIDDLE_AND_CREDIT_TAIL);
-      out.fixed(rng.int(0, 5000), 4).bytes(BALANCE_TAIL).random(rng, 300, 500).endRow();
-      yield* flush(false);
+      address(rng, out).tab().digits(rng, 16).tab().bytes(time).tab();
+      out.bytes(badCredit[c - 1] === 1 ? BAD_CREDIT : GOOD_CREDIT).bytes(MIDDLE_AND_CREDIT_TAIL);
+      out.fixed(rng.int(0, 5000), 4).bytes(BALANCE_TAIL).alnum(rng, 300, 500).endRow();
+      if (out.full) yield flush();
     }
   }
-  yield* flush(true);
+  if (out.length > 0) yield flush();
 }
 
 function* history(rng: Rng, out: CopyBuffer, flush: Flush, w: number, time: Buffer): Generator<Buffer> {
   for (let d = 1; d <= DISTRICTS_PER_WAREHOUSE; d++) {
     for (let c = 1; c <= CUSTOMERS_PER_DISTRICT; c++) {
-      out.int(c).tab().int(d).tab().int(w).tab().int(d).tab().int(w).tab().bytes(time).text('\t10.00\t');
-      out.random(rng, 12, 24).endRow();
-      yield* flush(false);
+      out.int(c).tab().int(d).tab().int(w).tab().int(d).tab().int(w).tab().bytes(time).bytes(HISTORY_AMOUNT);
+      out.alnum(rng, 12, 24).endRow();
+      if (out.full) yield flush();
     }
   }
-  yield* flush(true);
+  if (out.length > 0) yield flush();
 }
 
 function* orders(
@@ -218,21 +233,21 @@ function* orders(
         .tab();
       if (o < FIRST_NEW_ORDER) out.int(rng.int(1, 10));
       else out.null();
-      out.tab().int(lines).text('\t1').endRow();
-      yield* flush(false);
+      out.tab().int(lines).bytes(ALL_LOCAL).endRow();
+      if (out.full) yield flush();
     }
   }
-  yield* flush(true);
+  if (out.length > 0) yield flush();
 }
 
 function* newOrders(out: CopyBuffer, flush: Flush, w: number): Generator<Buffer> {
   for (let d = 1; d <= DISTRICTS_PER_WAREHOUSE; d++) {
     for (let o = FIRST_NEW_ORDER; o <= ORDERS_PER_DISTRICT; o++) {
       out.int(o).tab().int(d).tab().int(w).endRow();
-      yield* flush(false);
+      if (out.full) yield flush();
     }
   }
-  yield* flush(true);
+  if (out.length > 0) yield flush();
 }
 
 function* orderLines(
@@ -249,12 +264,12 @@ function* orderLines(
       const delivered = o < FIRST_NEW_ORDER;
       for (let n = 1; n <= lines; n++) {
         out.int(o).tab().int(d).tab().int(w).tab().int(n).tab().int(rng.int(1, ITEMS)).tab().int(w).tab();
-        if (delivered) out.bytes(time).text('\t5\t0.00\t');
-        else out.null().text('\t5\t').fixed(rng.int(1, 999_999), 2).tab();
-        out.random(rng, 24, 24).endRow();
+        if (delivered) out.bytes(time).bytes(DELIVERED_LINE_TAIL);
+        else out.null().bytes(UNDELIVERED_LINE_MID).fixed(rng.int(1, 999_999), 2).tab();
+        out.alnum(rng, 24, 24).endRow();
       }
-      yield* flush(false);
+      if (out.full) yield flush();
     }
   }
-  yield* flush(true);
+  if (out.length > 0) yield flush();
 }

@@ -50,7 +50,8 @@ export async function loadTpcc(
   options: LoadOptions,
   onProgress: (p: LoadProgress) => void = () => undefined,
 ): Promise<LoadResult> {
-  const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), options.warehouses * 4 + 1));
+  // One stream more than cores: a stream alternates between generating and waiting on its COPY.
+  const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism() + 1, options.warehouses * 4 + 1));
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const started = performance.now();
   const sql = await connectChecked(url, { max: jobs });

@@ -57,7 +57,7 @@ export function deriveSeed(seed: number, ...parts: number[]): number {
 
 /** Byte codes of the 62 alphanumerics, the a-string alphabet every kit uses. */
 export const ALNUM = Buffer.from('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 'latin1');
-const DIGITS = Buffer.from('0123456789', 'latin1');
+export const DIGITS = Buffer.from('0123456789', 'latin1');
 const ORIGINAL = Buffer.from('ORIGINAL', 'latin1');
 
 /** Writes `len` random characters of `alphabet` into `out` at `pos`; returns the new position. */
@@ -195,4 +195,31 @@ export function runConstants(rng: Rng, load: NurandConstants): NurandConstants {
   const cLast = candidates[rng.int(0, candidates.length - 1)];
   if (cLast === undefined) throw new Error(`no valid run-time C_LAST for load-time ${load.cLast}`);
   return { cLast, cId: rng.int(0, 1023), olIId: rng.int(0, 8191) };
+}
+
+/**
+ * Pre-generated random characters for the loader. Clause 4.3.2.1 lets load-time random values come
+ * from a pool of at least 10,000 pre-generated values; here a string is a slice of a 1 MiB pool
+ * at a random offset: one draw per string instead of one per character, which is most of the
+ * loader's CPU otherwise.
+ */
+export class CharPool {
+  readonly bytes: Buffer;
+
+  constructor(rng: Rng, alphabet: Buffer, size = 1 << 20) {
+    this.bytes = Buffer.allocUnsafe(size);
+    fillRandom(rng, this.bytes, 0, size, alphabet);
+    // The 10% ORIGINAL rules must not be helped by chance occurrences in the pool.
+    for (let at = this.bytes.indexOf(ORIGINAL); at >= 0; at = this.bytes.indexOf(ORIGINAL, at))
+      this.bytes[at] = 48;
+  }
+
+  /** Writes `len` pool characters into `out` at `pos`; returns the new position. */
+  write(rng: Rng, out: Buffer, pos: number, len: number): number {
+    const from = Math.floor(rng.float() * (this.bytes.length - len + 1));
+    // Buffer.copy is a native call with a fixed cost that dwarfs a 24-byte copy; loop for short ones.
+    if (len > 64) this.bytes.copy(out, pos, from, from + len);
+    else for (let i = 0; i < len; i++) out[pos + i] = this.bytes[from + i]!;
+    return pos + len;
+  }
 }

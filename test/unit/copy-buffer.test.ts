@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CopyBuffer } from '../../src/workloads/tpcc/copy-buffer.js';
-import { Rng } from '../../src/workloads/tpcc/random.js';
+import { CopyBuffer, loadPools } from '../../src/workloads/tpcc/copy-buffer.js';
+import { ALNUM, CharPool, Rng } from '../../src/workloads/tpcc/random.js';
 
 /** Takes everything written so far as text. */
 function text(b: CopyBuffer): string {
@@ -145,7 +145,7 @@ describe('CopyBuffer.random and dataString', () => {
   it('random() writes alphanumerics with a length in [min..max]', () => {
     const rng = new Rng(3);
     const b = new CopyBuffer();
-    for (let i = 0; i < 500; i++) b.random(rng, 10, 20).endRow();
+    for (let i = 0; i < 500; i++) b.random(rng, 10, 20, ALNUM).endRow();
     const rows = text(b).split('\n').slice(0, -1);
     expect(rows).toHaveLength(500);
     for (const row of rows) expect(row).toMatch(/^[0-9A-Za-z]{10,20}$/);
@@ -160,9 +160,26 @@ describe('CopyBuffer.random and dataString', () => {
     for (const row of text(b).split('\n').slice(0, -1)) expect(row).toMatch(/^[0-9]{16}$/);
   });
 
+  it('alnum() and digits() take their characters from the pools, with the asked lengths', () => {
+    const rng = new Rng(6);
+    const b = new CopyBuffer(256 * 1024, loadPools(1));
+    for (let i = 0; i < 500; i++) b.alnum(rng, 8, 16).tab().digits(rng, 4).endRow();
+    const rows = text(b).split('\n').slice(0, -1);
+    expect(rows).toHaveLength(500);
+    for (const row of rows) expect(row).toMatch(/^[0-9A-Za-z]{8,16}\t[0-9]{4}$/);
+    const lengths = new Set(rows.map((r) => r.split('\t')[0]!.length));
+    expect(lengths.has(8) && lengths.has(16)).toBe(true);
+    // Different offsets into the pool: the strings are not all the same.
+    expect(new Set(rows).size).toBeGreaterThan(490);
+  });
+
+  it('the pool-based methods refuse to run without pools', () => {
+    expect(() => new CopyBuffer().alnum(new Rng(1), 5, 5)).toThrow(/pool/);
+  });
+
   it('dataString() writes [26..50] alphanumerics containing ORIGINAL exactly when asked', () => {
     const rng = new Rng(5);
-    const b = new CopyBuffer();
+    const b = new CopyBuffer(256 * 1024, loadPools(2));
     for (let i = 0; i < 1000; i++) b.dataString(rng, 26, 50, i % 2 === 0).endRow();
     const rows = text(b).split('\n').slice(0, -1);
     expect(rows).toHaveLength(1000);
@@ -170,6 +187,32 @@ describe('CopyBuffer.random and dataString', () => {
       expect(row).toMatch(/^[0-9A-Za-z]{26,50}$/);
       expect(row.includes('ORIGINAL')).toBe(i % 2 === 0);
     });
+  });
+});
+
+describe('CharPool', () => {
+  it('holds only the alphabet and never ORIGINAL, even when seeded with it', () => {
+    const pool = new CharPool(new Rng(9), ALNUM, 1 << 16);
+    expect(pool.bytes.toString('latin1')).toMatch(/^[0-9A-Za-z]+$/);
+    expect(pool.bytes.includes('ORIGINAL')).toBe(false);
+    const forced = new CharPool(new Rng(9), Buffer.from('ORIGINAL'), 4096);
+    expect(forced.bytes.includes('ORIGINAL')).toBe(false);
+  });
+
+  it('writes slices of the pool starting anywhere, the last position included', () => {
+    const pool = new CharPool(new Rng(10), ALNUM, 64);
+    const out = Buffer.alloc(64);
+    const starts = new Set<number>();
+    const rng = new Rng(11);
+    for (let i = 0; i < 5000; i++) {
+      pool.write(rng, out, 0, 8);
+      const at = pool.bytes.indexOf(out.subarray(0, 8));
+      expect(at).toBeGreaterThanOrEqual(0);
+      starts.add(at);
+    }
+    expect(starts.size).toBeGreaterThan(50);
+    pool.write(rng, out, 0, 64);
+    expect(out.equals(pool.bytes)).toBe(true);
   });
 });
 

@@ -190,6 +190,7 @@ export class TpccRun {
       const summary = summarize({
         engine: result,
         warehouses: config.warehouses,
+        terminals: config.terminals,
         thinkScale: config.thinkScale,
         nextOrderIds: ids0 !== undefined && ids1 !== undefined ? { start: ids0, end: ids1 } : undefined,
         serverTransactions: tx0 !== undefined && tx1 !== undefined ? { start: tx0, end: tx1 } : undefined,

@@ -166,6 +166,14 @@ describe('summarize', () => {
     expect(at(2)).toBeNull();
   });
 
+  it('efficiency is against the terminals driven when they are not 10 per warehouse', () => {
+    const engine = engineResult([stats(1286), stats(1200), stats(0), stats(0), stats(0)], 600);
+    // 128 tpmC from 200 terminals on 10 warehouses: the ceiling is 12.86 x 20 = 257.2.
+    expect(
+      summarize({ engine, warehouses: 10, terminals: 200, thinkScale: 1, cpu: CPU0 }).efficiencyPct,
+    ).toBe(49.8);
+  });
+
   it('overall response times merge every type; errors and retries add up', () => {
     const engine = engineResult(
       [stats(2, [10, 20], 1, 3), stats(2, [30, 40], 2, 0), stats(0, [], 0, 1), stats(0, []), stats(0, [])],

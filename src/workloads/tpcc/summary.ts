@@ -41,7 +41,7 @@ export interface RunSummary {
   /** Database transactions per minute from the server's counters; null when unavailable. */
   tpm: number | null;
   responseMs: LatencyMs;
-  /** tpmC against the 12.86 tpmC per warehouse ceiling, percent; only meaningful at think-scale 1. */
+  /** tpmC against the ceiling of 12.86 tpmC per 10 terminals, percent; only at think-scale 1. */
   efficiencyPct: number | null;
   errors: number;
   retries: number;
@@ -53,6 +53,8 @@ export interface RunSummary {
 export interface SummaryInputs {
   engine: EngineResult<TpccCounters>;
   warehouses: number;
+  /** Terminals driven; the ceiling of 12.86 tpmC is per 10 terminals (default 10 per warehouse). */
+  terminals?: number | undefined;
   thinkScale: number;
   /** sum(D_NEXT_O_ID) at the window's start and end. */
   nextOrderIds?: { start: number; end: number } | undefined;
@@ -105,7 +107,10 @@ export function summarize(inputs: SummaryInputs): RunSummary {
     nopm: delta(inputs.nextOrderIds),
     tpm: delta(inputs.serverTransactions),
     responseMs: latencyMs(all),
-    efficiencyPct: inputs.thinkScale === 1 ? round((100 * tpmC) / (12.86 * inputs.warehouses), 1) : null,
+    efficiencyPct:
+      inputs.thinkScale === 1
+        ? round((100 * tpmC) / ((12.86 * (inputs.terminals ?? 10 * inputs.warehouses)) / 10), 1)
+        : null,
     errors: engine.perType.reduce((a, t) => a + t.errors, 0),
     retries: engine.perType.reduce((a, t) => a + t.retries, 0),
     clientCpu: {

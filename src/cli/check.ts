@@ -1,15 +1,7 @@
 import { writeFile } from 'node:fs/promises';
-import { connectChecked } from '../dialects/postgres/connect.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { ExitCode } from '../errors.js';
 import { formatCheckResults } from '../report/check-table.js';
-import {
-  CONSISTENCY_CONDITIONS,
-  LOAD_ONLY_CONDITION,
-  populationChecks,
-  runChecks,
-  type CheckResult,
-} from '../workloads/tpcc/check.js';
-import { schemaState } from '../workloads/tpcc/meta.js';
+import { checkDatabase } from '../workloads/tpcc/check-database.js';
 import { parseCommand, TARGET_OPTIONS } from './args.js';
 import { withTarget } from './target.js';
 
@@ -38,27 +30,4 @@ export async function checkCommand(argv: string[]): Promise<number> {
       await writeFile(values.json, JSON.stringify({ checks: results }, null, 2) + '\n');
     return results.every((r) => r.pass) ? ExitCode.ok : ExitCode.checkFailed;
   });
-}
-
-/** The consistency conditions, plus condition 11 and the population checks right after a load. */
-export async function checkDatabase(url: string, afterLoad: boolean): Promise<CheckResult[]> {
-  const sql = await connectChecked(url, { max: 2 });
-  try {
-    const state = await schemaState(sql);
-    if (state.kind === 'empty')
-      throw new UsageError('nothing is loaded here; run `txbench load --warehouses N` first');
-    if (state.kind === 'interrupted') {
-      throw new UsageError(
-        'the last load was interrupted; run `txbench load --replace --warehouses N` to start again',
-      );
-    }
-    const checks = [...CONSISTENCY_CONDITIONS];
-    if (afterLoad) {
-      if (state.kind !== 'loaded') throw new UsageError('--after-load needs a database that txbench loaded');
-      checks.push(LOAD_ONLY_CONDITION, ...populationChecks(state.meta.warehouses));
-    }
-    return await runChecks(sql, checks);
-  } finally {
-    await sql.end({ timeout: 5 });
-  }
 }

@@ -1,6 +1,5 @@
 import { parseDurationMs } from '../config/duration.js';
 import { parseMix } from '../config/mix.js';
-import { connectChecked } from '../dialects/postgres/connect.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { formatCheckResults } from '../report/check-table.js';
 import { formatLoadResult, loadProgressPrinter } from '../report/load-progress.js';
@@ -8,10 +7,10 @@ import { formatInterval, formatRunHeader, formatRunSummary } from '../report/run
 import { RunDirectory, writeJson } from '../results/run-dir.js';
 import { TpccRun, type RunOptions, type RunReport } from '../run/tpcc-run.js';
 import { loadTpcc } from '../workloads/tpcc/loader.js';
-import { schemaState } from '../workloads/tpcc/meta.js';
+import { schemaStateAt } from '../workloads/tpcc/meta.js';
 import { TPCC_TRANSACTIONS } from '../workloads/tpcc/profile.js';
 import { parseCommand, parseIntFlag, TARGET_OPTIONS } from './args.js';
-import { checkDatabase } from './check.js';
+import { checkDatabase } from '../workloads/tpcc/check-database.js';
 import { withTarget } from './target.js';
 
 export const DEFAULT_RUN_WAREHOUSES = 2;
@@ -173,8 +172,7 @@ export async function runCommand(argv: string[]): Promise<number> {
 
 /** The main job on a fresh machine: load a small scale when nothing is loaded yet. */
 async function loadIfEmpty(url: string, label: string, warehouses: number): Promise<void> {
-  const sql = await connectChecked(url, { max: 1 });
-  const state = await schemaState(sql).finally(() => sql.end({ timeout: 5 }));
+  const state = await schemaStateAt(url);
   if (state.kind !== 'empty') return;
   console.error(`nothing loaded in ${label}; loading ${warehouses} warehouses first`);
   const result = await loadTpcc(url, { warehouses }, loadProgressPrinter(process.stderr));

@@ -5,12 +5,12 @@
  */
 import { createRequire } from 'node:module';
 import { cpuUsage } from 'node:process';
-import { connectChecked, type Sql } from '../dialects/postgres/connect.js';
+import type { Db } from '../dialects/dialect.js';
 import { deckFromPercentages } from '../engine/deck.js';
 import { Engine, type IntervalStats, type Phase, type RunStatus } from '../engine/engine.js';
 import { encodeHistogram } from '../metrics/histogram.js';
 import { UsageError } from '../errors.js';
-import { PostgresTpccExecutor } from '../workloads/tpcc/postgres-executor.js';
+import { tpccDialectFor, type TpccDialect, type TpccExecutor } from '../workloads/tpcc/tpcc-dialect.js';
 import { schemaState } from '../workloads/tpcc/meta.js';
 import {
   newTpccCounters,
@@ -42,6 +42,8 @@ export interface RunOptions {
   mix?: number[] | undefined;
   seed?: number | undefined;
   drainMs?: number | undefined;
+  /** Server-side procedures (one round trip per transaction) instead of client-side SQL. */
+  procedures?: boolean | undefined;
 }
 
 export interface IntervalRecord {
@@ -67,7 +69,8 @@ export interface RunConfig {
   deck: number[];
   seed: number;
   constants: { load: NurandConstants; run: NurandConstants };
-  mode: 'client-sql';
+  mode: 'client-sql' | 'procedures';
+  database: { product: string; version: string };
 }
 
 export interface RunReport {
@@ -122,14 +125,17 @@ export class TpccRun {
   }
 
   async run(): Promise<RunReport> {
-    const monitor = await connectChecked(this.url, { max: 1 });
-    let executor: PostgresTpccExecutor | undefined;
+    const tpcc = await tpccDialectFor(this.url);
+    const monitor = await tpcc.dialect.connect(this.url, { max: 1 });
+    let executor: TpccExecutor | undefined;
     try {
-      const config = await this.resolveConfig(monitor);
-      executor = await PostgresTpccExecutor.open(this.url, config.connections, {
-        warehouses: config.warehouses,
-        constants: config.constants.run,
-      });
+      const config = await this.resolveConfig(tpcc, monitor);
+      executor = await tpcc.openExecutor(
+        this.url,
+        config.connections,
+        { warehouses: config.warehouses, constants: config.constants.run },
+        { procedures: config.mode === 'procedures' },
+      );
       const engine = new Engine<TpccCounters>(
         {
           terminals: config.terminals,
@@ -161,11 +167,11 @@ export class TpccRun {
         if (phase === 'measure') {
           cpuStart = cpuUsage();
           nextIdsStart = sumNextOrderIds(monitor, config.warehouses);
-          serverTxStart = serverTransactions(monitor);
+          serverTxStart = tpcc.dialect.serverTransactions(monitor);
         } else if (phase === 'drain') {
           cpuEnd = cpuUsage(cpuStart);
           nextIdsEnd = sumNextOrderIds(monitor, config.warehouses);
-          serverTxEnd = serverTransactions(monitor);
+          serverTxEnd = tpcc.dialect.serverTransactions(monitor);
         }
         this.listener.onPhase?.(phase);
       });
@@ -229,12 +235,15 @@ export class TpccRun {
       };
     } finally {
       await executor?.close().catch(() => undefined);
-      await monitor.end({ timeout: 5 }).catch(() => undefined);
+      await monitor.close().catch(() => undefined);
     }
   }
 
-  private async resolveConfig(monitor: Sql): Promise<RunConfig> {
-    const state = await schemaState(monitor);
+  private async resolveConfig(tpcc: TpccDialect, monitor: Db): Promise<RunConfig> {
+    if (this.options.procedures && !tpcc.dialect.capabilities.procedures) {
+      throw new UsageError(`--procedures is not available for ${tpcc.dialect.name}; run without it`);
+    }
+    const state = await schemaState(tpcc.dialect, monitor);
     if (state.kind === 'empty')
       throw new UsageError('nothing is loaded here; run `txbench load --warehouses N` first');
     if (state.kind === 'interrupted') {
@@ -253,7 +262,8 @@ export class TpccRun {
       );
     }
     const terminals = this.options.terminals ?? 10 * warehouses;
-    const connections = Math.min(terminals, this.options.connections ?? DEFAULT_MAX_CONNECTIONS);
+    const maxConnections = tpcc.dialect.capabilities.concurrentWriters ? DEFAULT_MAX_CONNECTIONS : 1;
+    const connections = Math.min(terminals, this.options.connections ?? maxConnections);
     const seed = this.options.seed ?? Math.floor(Math.random() * 2 ** 31);
     const deck = this.options.mix ? deckFromPercentages(this.options.mix) : [...TPCC_DECK];
     return {
@@ -273,7 +283,8 @@ export class TpccRun {
         load: state.meta.loadConstants,
         run: runConstants(new Rng(seed ^ 0x5bd1e995), state.meta.loadConstants),
       },
-      mode: 'client-sql',
+      mode: this.options.procedures ? 'procedures' : 'client-sql',
+      database: await tpcc.dialect.serverInfo(monitor),
     };
   }
 }
@@ -298,23 +309,12 @@ function intervalRecord(stats: IntervalStats): IntervalRecord {
 }
 
 /** Committed New-Orders so far, as the spec's NOPM counts them: sum(D_NEXT_O_ID) over active warehouses. */
-async function sumNextOrderIds(sql: Sql, warehouses: number): Promise<number | undefined> {
+async function sumNextOrderIds(db: Db, warehouses: number): Promise<number | undefined> {
   try {
-    const [row] = await sql<
-      { s: string }[]
-    >`select sum(d_next_o_id)::text as s from district where d_w_id <= ${warehouses}`;
+    const [row] = await db.query<{ s: unknown }>(
+      `select sum(d_next_o_id) as s from district where d_w_id <= ${warehouses}`,
+    );
     return row ? Number(row.s) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The server's commits plus rollbacks in this database (pg_stat_database), for TPM. */
-async function serverTransactions(sql: Sql): Promise<number | undefined> {
-  try {
-    const [row] = await sql<{ n: string }[]>`
-      select (xact_commit + xact_rollback)::text as n from pg_stat_database where datname = current_database()`;
-    return row ? Number(row.n) : undefined;
   } catch {
     return undefined;
   }

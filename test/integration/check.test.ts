@@ -8,11 +8,12 @@
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDatabase } from '../../dist/cli/check.js';
+import { postgresDb, postgresDialect } from '../../dist/dialects/postgres/dialect.js';
 import type { Sql } from '../../dist/dialects/postgres/connect.js';
+import { checkDatabase } from '../../dist/workloads/tpcc/check-database.js';
 import { UsageError } from '../../dist/errors.js';
 import {
-  CONSISTENCY_CONDITIONS,
+  consistencyConditions,
   LOAD_ONLY_CONDITION,
   populationChecks,
   runChecks,
@@ -22,6 +23,7 @@ import {
 import { loadTpcc } from '../../dist/workloads/tpcc/loader.js';
 import { startTempServer, withDatabase, type TempServer } from './helpers.js';
 
+const CONSISTENCY_CONDITIONS = consistencyConditions(postgresDialect.sql);
 const ALL_CONDITIONS: readonly CheckDefinition[] = [...CONSISTENCY_CONDITIONS, LOAD_ONLY_CONDITION];
 
 class Rollback extends Error {
@@ -230,8 +232,8 @@ describe('consistency checks on a loaded database', () => {
     try {
       await sql.begin(async (tx) => {
         for (const statement of statements) await tx.unsafe(statement);
-        // runChecks only needs `unsafe`, which a transaction provides on its own connection.
-        throw new Rollback(await runChecks(tx as unknown as Sql, checks));
+        // A transaction has `unsafe` on its own connection, which is all the Db adapter uses.
+        throw new Rollback(await runChecks(postgresDb(tx as unknown as Sql), checks));
       });
     } catch (err) {
       if (err instanceof Rollback) return err.results;
@@ -257,8 +259,8 @@ describe('consistency checks on a loaded database', () => {
     const ids = results.map((r) => r.id);
     for (const id of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12'])
       expect(ids).toContain(id);
-    for (const p of populationChecks(1)) expect(ids).toContain(p.id);
-    expect(ids.length).toBe(12 + populationChecks(1).length);
+    for (const p of populationChecks(postgresDialect.sql, 1)) expect(ids).toContain(p.id);
+    expect(ids.length).toBe(12 + populationChecks(postgresDialect.sql, 1).length);
   });
 
   it('checkDatabase(url, false): conditions 1-10 and 12 only', async () => {
@@ -284,7 +286,7 @@ describe('consistency checks on a loaded database', () => {
         'delete from item where i_id = 500',
         "update customer set c_middle = 'XX' where c_w_id = 1 and c_d_id = 1 and c_id = 1",
       ],
-      populationChecks(1),
+      populationChecks(postgresDialect.sql, 1),
     );
     const failed = failures(results);
     expect(failed['rows:item']).toBe(1);
@@ -299,7 +301,7 @@ describe('consistency checks on a loaded database', () => {
       const results = await checkDatabase(pg.url, false);
       expect(failures(results)).toEqual({ '1': 1, '8': 1 });
       // The same through runChecks on this test's own pool.
-      expect(failures(await runChecks(sql as unknown as Sql, CONSISTENCY_CONDITIONS))).toEqual({
+      expect(failures(await runChecks(postgresDb(sql as unknown as Sql), CONSISTENCY_CONDITIONS))).toEqual({
         '1': 1,
         '8': 1,
       });
@@ -323,7 +325,7 @@ describe('consistency checks on a loaded database', () => {
       onnotice: () => undefined,
     });
     try {
-      await interrupted`create table txbench_meta (key text primary key, value text not null)`;
+      await interrupted`create table txbench_meta (meta_key varchar(64) primary key, meta_value varchar(4000))`;
       const meta = { status: 'loading', warehouses: 1, seed: 1, startedAt: new Date().toISOString() };
       await interrupted`insert into txbench_meta values ('load', ${JSON.stringify(meta)})`;
     } finally {

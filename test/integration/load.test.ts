@@ -411,8 +411,10 @@ describe('loadTpcc: 1 warehouse into embedded PostgreSQL', () => {
     });
 
     it('txbench_meta records a complete load of 1 warehouse with the seed', async () => {
-      const [row] = await sql<{ value: string }[]>`select value from txbench_meta where key = 'load'`;
-      expect(JSON.parse(row!.value)).toMatchObject({ status: 'complete', warehouses: 1, seed: SEED });
+      const [row] = await sql<
+        { meta_value: string }[]
+      >`select meta_value from txbench_meta where meta_key = 'load'`;
+      expect(JSON.parse(row!.meta_value)).toMatchObject({ status: 'complete', warehouses: 1, seed: SEED });
     });
   });
 

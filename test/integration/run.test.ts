@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkDatabase } from '../../dist/cli/check.js';
+import { checkDatabase } from '../../dist/workloads/tpcc/check-database.js';
 import { loadTpcc } from '../../dist/workloads/tpcc/loader.js';
 import type * as RunModule from '../../src/run/tpcc-run.js';
 import type { RunReport } from '../../src/run/tpcc-run.js';

@@ -2,13 +2,11 @@
  * A loader worker thread: generates the rows of the tasks it is given and streams them into
  * COPY on its own connection, so generation and ingestion run in parallel across workers.
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import { connect } from '../../dialects/postgres/connect.js';
 import { errorMessage } from '../../errors.js';
 import { taskStreams, type GenerateContext, type LoadTask } from './generate.js';
 import { COLUMNS } from './schema.js';
+import { tpccDialectFor } from './tpcc-dialect.js';
 
 export interface WorkerInit {
   url: string;
@@ -23,20 +21,20 @@ export type FromWorker =
 const port = parentPort;
 if (port === null) throw new Error('load-worker must run in a worker thread');
 const init = workerData as WorkerInit;
-const sql = connect(init.url, { max: 1 });
+const loader = (await tpccDialectFor(init.url)).dialect.openBulkLoader(init.url);
 const send = (message: FromWorker): void => port.postMessage(message);
 
 async function runTask(task: LoadTask): Promise<void> {
   const streams = taskStreams(task, init.ctx, (rows, bytes) => send({ type: 'progress', rows, bytes }));
-  for (const { table, chunks } of streams) {
-    const copy = await sql`copy ${sql(table)} (${sql(COLUMNS[table] as string[])}) from stdin`.writable();
-    await pipeline(Readable.from(chunks), copy);
-  }
+  for (const { table, chunks } of streams) await (await loader).load(table, COLUMNS[table], chunks);
 }
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'stop') {
-    void sql.end({ timeout: 5 }).finally(() => port.close());
+    void loader
+      .then((l) => l.close())
+      .catch(() => undefined)
+      .finally(() => port.close());
     return;
   }
   runTask(message.task).then(

@@ -4,13 +4,14 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { connectChecked, type Sql } from '../../dialects/postgres/connect.js';
+import type { Db } from '../../dialects/dialect.js';
 import { DatabaseError, UsageError } from '../../errors.js';
 import type { LoadTask } from './generate.js';
 import type { FromWorker, ToWorker, WorkerInit } from './load-worker.js';
 import { schemaState, writeMeta, type LoadMeta } from './meta.js';
 import { randomLoadConstants, Rng } from './random.js';
-import { CREATE_TABLES, dropStatements, KEYS_AND_INDEXES, TABLES } from './schema.js';
+import { afterDataStatements, createTableStatement, dropStatements, TABLES } from './schema.js';
+import { tpccDialectFor, type TpccDialect } from './tpcc-dialect.js';
 
 export interface LoadOptions {
   warehouses: number;
@@ -50,13 +51,17 @@ export async function loadTpcc(
   options: LoadOptions,
   onProgress: (p: LoadProgress) => void = () => undefined,
 ): Promise<LoadResult> {
+  const tpcc = await tpccDialectFor(url);
+  const { dialect } = tpcc;
   // One stream more than cores: a stream alternates between generating and waiting on its COPY.
-  const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism() + 1, options.warehouses * 4 + 1));
+  // A single-writer database gets one stream: more would only queue for its write lock.
+  const wanted = dialect.capabilities.concurrentWriters ? (options.jobs ?? availableParallelism() + 1) : 1;
+  const jobs = Math.max(1, Math.min(wanted, options.warehouses * 4 + 1));
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const started = performance.now();
-  const sql = await connectChecked(url, { max: jobs });
+  const db = await dialect.connect(url, { max: jobs });
   try {
-    await prepareSchema(sql, options.replace === true);
+    await prepareSchema(tpcc, db, options.replace === true);
     const meta: LoadMeta = {
       status: 'loading',
       warehouses: options.warehouses,
@@ -64,8 +69,8 @@ export async function loadTpcc(
       loadConstants: randomLoadConstants(new Rng(seed)),
       startedAt: new Date().toISOString(),
     };
-    await writeMeta(sql, meta);
-    for (const table of TABLES) await sql.unsafe(CREATE_TABLES[table]);
+    await writeMeta(dialect, db, meta);
+    for (const table of TABLES) await db.query(createTableStatement(tpcc.ddl, table));
 
     const totals = { rows: 0, bytes: 0, warehousesDone: 0 };
     const expectedBytes = ITEM_BYTES + BYTES_PER_WAREHOUSE * options.warehouses;
@@ -83,22 +88,22 @@ export async function loadTpcc(
 
     progress('indexes');
     await runOnPool(
-      sql,
+      db,
       jobs,
-      KEYS_AND_INDEXES.map((k) => k.statements),
+      afterDataStatements(tpcc.ddl).map((k) => k.statements),
     );
     const indexesDone = performance.now();
 
     progress('analyze');
     await runOnPool(
-      sql,
+      db,
       jobs,
-      TABLES.map((t) => [`analyze ${t}`]),
+      TABLES.map((t) => tpcc.analyze(t)),
     );
     const finished = performance.now();
 
     const seconds = (finished - started) / 1000;
-    await writeMeta(sql, {
+    await writeMeta(dialect, db, {
       ...meta,
       status: 'complete',
       completedAt: new Date().toISOString(),
@@ -116,25 +121,26 @@ export async function loadTpcc(
       },
     };
   } finally {
-    await sql.end({ timeout: 5 });
+    await db.close();
   }
 }
 
 /** Drops the TPC-C tables and txbench's metadata. */
 export async function dropTpcc(url: string): Promise<void> {
-  const sql = await connectChecked(url, { max: 1 });
+  const { dialect } = await tpccDialectFor(url);
+  const db = await dialect.connect(url, { max: 1 });
   try {
-    for (const statement of dropStatements()) await sql.unsafe(statement);
+    for (const statement of dropStatements()) await db.query(statement);
   } finally {
-    await sql.end({ timeout: 5 });
+    await db.close();
   }
 }
 
-async function prepareSchema(sql: Sql, replace: boolean): Promise<void> {
-  const state = await schemaState(sql);
+async function prepareSchema(tpcc: TpccDialect, db: Db, replace: boolean): Promise<void> {
+  const state = await schemaState(tpcc.dialect, db);
   if (state.kind === 'empty') return;
   if (replace) {
-    for (const statement of dropStatements()) await sql.unsafe(statement);
+    for (const statement of dropStatements()) await db.query(statement);
     return;
   }
   switch (state.kind) {
@@ -148,7 +154,7 @@ async function prepareSchema(sql: Sql, replace: boolean): Promise<void> {
       );
     case 'foreign':
       throw new UsageError(
-        'the database already has a warehouse table that txbench did not load; use an empty database or run `txbench drop` to remove the TPC-C tables',
+        'the database already has TPC-C tables that this txbench did not load; use an empty database or run `txbench drop` to remove them',
       );
   }
 }
@@ -242,12 +248,12 @@ function generateInWorkers(
 }
 
 /** Runs groups of statements on up to `jobs` connections at once; a group's statements run in order. */
-async function runOnPool(sql: Sql, jobs: number, groups: readonly (readonly string[])[]): Promise<void> {
+async function runOnPool(db: Db, jobs: number, groups: readonly (readonly string[])[]): Promise<void> {
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < groups.length) {
       const group = groups[next++]!;
-      for (const statement of group) await sql.unsafe(statement);
+      for (const statement of group) await db.query(statement);
     }
   };
   await Promise.all(Array.from({ length: Math.min(jobs, groups.length) }, lane));

@@ -1,4 +1,4 @@
-import type { Sql } from '../../dialects/postgres/connect.js';
+import type { Db, Dialect } from '../../dialects/dialect.js';
 import type { NurandConstants } from './random.js';
 import { META_TABLE } from './schema.js';
 
@@ -21,23 +21,51 @@ export type SchemaState =
   | { kind: 'interrupted'; meta: LoadMeta };
 
 /** Whether the TPC-C tables exist, and if so whether txbench finished loading them. */
-export async function schemaState(sql: Sql): Promise<SchemaState> {
-  const [row] = await sql<{ meta: string | null; warehouse: string | null }[]>`
-    select to_regclass(${META_TABLE})::text as meta, to_regclass('warehouse')::text as warehouse`;
-  if (!row?.meta) return row?.warehouse ? { kind: 'foreign' } : { kind: 'empty' };
-  const meta = await readMeta(sql);
+export async function schemaState(dialect: Dialect, db: Db): Promise<SchemaState> {
+  const [hasMeta, hasWarehouse] = await Promise.all([
+    dialect.tableExists(db, META_TABLE),
+    dialect.tableExists(db, 'warehouse'),
+  ]);
+  if (!hasMeta) return hasWarehouse ? { kind: 'foreign' } : { kind: 'empty' };
+  const meta = await readMeta(dialect, db);
   if (meta === undefined) return { kind: 'foreign' };
   return meta.status === 'complete' ? { kind: 'loaded', meta } : { kind: 'interrupted', meta };
 }
 
-export async function readMeta(sql: Sql): Promise<LoadMeta | undefined> {
-  const rows = await sql<{ value: string }[]>`select value from ${sql(META_TABLE)} where key = 'load'`;
-  const value = rows[0]?.value;
+export async function readMeta(dialect: Dialect, db: Db): Promise<LoadMeta | undefined> {
+  // A metadata table of another shape (an older txbench) reads as no metadata: "not ours".
+  const rows = await db
+    .query<{ meta_value: string }>(
+      `select meta_value from ${META_TABLE} where meta_key = ${dialect.sql.param(1)}`,
+      ['load'],
+    )
+    .catch(() => []);
+  const value = rows[0]?.meta_value;
   return value === undefined ? undefined : (JSON.parse(value) as LoadMeta);
 }
 
-export async function writeMeta(sql: Sql, meta: LoadMeta): Promise<void> {
-  await sql`create table if not exists ${sql(META_TABLE)} (key text primary key, value text not null)`;
-  await sql`insert into ${sql(META_TABLE)} (key, value) values ('load', ${JSON.stringify(meta)})
-    on conflict (key) do update set value = excluded.value`;
+/** Creates the metadata table if needed and stores `meta` (delete + insert: every database has both). */
+export async function writeMeta(dialect: Dialect, db: Db, meta: LoadMeta): Promise<void> {
+  if (!(await dialect.tableExists(db, META_TABLE))) {
+    await db.query(
+      `create table ${META_TABLE} (meta_key varchar(64) not null primary key, meta_value varchar(4000))`,
+    );
+  }
+  await db.query(`delete from ${META_TABLE} where meta_key = ${dialect.sql.param(1)}`, ['load']);
+  await db.query(
+    `insert into ${META_TABLE} (meta_key, meta_value) values (${dialect.sql.param(1)}, ${dialect.sql.param(2)})`,
+    ['load', JSON.stringify(meta)],
+  );
+}
+
+/** The schema state of the database a URL names, on a short-lived connection. */
+export async function schemaStateAt(url: string): Promise<SchemaState> {
+  const { tpccDialectFor } = await import('./tpcc-dialect.js');
+  const { dialect } = await tpccDialectFor(url);
+  const db = await dialect.connect(url, { max: 1 });
+  try {
+    return await schemaState(dialect, db);
+  } finally {
+    await db.close();
+  }
 }

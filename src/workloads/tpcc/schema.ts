@@ -1,6 +1,7 @@
 /**
- * The nine TPC-C tables with their conventional names (DESIGN.md), for PostgreSQL.
- * Keys and secondary indexes are separate statements so the loader creates them after the data.
+ * The nine TPC-C tables with their conventional names (DESIGN.md), described once and rendered
+ * per database by a small DDL flavor. Keys and secondary indexes are separate statements so the
+ * loader can create them after the data where the database allows it.
  */
 
 export const TABLES = [
@@ -18,147 +19,210 @@ export type TableName = (typeof TABLES)[number];
 
 export const META_TABLE = 'txbench_meta';
 
-export const CREATE_TABLES: Readonly<Record<TableName, string>> = {
-  warehouse: `create table warehouse (
-    w_id integer not null, w_name varchar(10), w_street_1 varchar(20), w_street_2 varchar(20),
-    w_city varchar(20), w_state char(2), w_zip char(9), w_tax numeric(4,4), w_ytd numeric(12,2))`,
-  district: `create table district (
-    d_id integer not null, d_w_id integer not null, d_name varchar(10), d_street_1 varchar(20),
-    d_street_2 varchar(20), d_city varchar(20), d_state char(2), d_zip char(9), d_tax numeric(4,4),
-    d_ytd numeric(12,2), d_next_o_id integer)`,
-  customer: `create table customer (
-    c_id integer not null, c_d_id integer not null, c_w_id integer not null, c_first varchar(16),
-    c_middle char(2), c_last varchar(16), c_street_1 varchar(20), c_street_2 varchar(20), c_city varchar(20),
-    c_state char(2), c_zip char(9), c_phone char(16), c_since timestamp, c_credit char(2),
-    c_credit_lim numeric(12,2), c_discount numeric(4,4), c_balance numeric(12,2), c_ytd_payment numeric(12,2),
-    c_payment_cnt integer, c_delivery_cnt integer, c_data varchar(500))`,
-  history: `create table history (
-    h_c_id integer, h_c_d_id integer, h_c_w_id integer, h_d_id integer, h_w_id integer,
-    h_date timestamp, h_amount numeric(6,2), h_data varchar(24))`,
-  orders: `create table orders (
-    o_id integer not null, o_d_id integer not null, o_w_id integer not null, o_c_id integer,
-    o_entry_d timestamp, o_carrier_id integer, o_ol_cnt integer, o_all_local integer)`,
-  new_order: `create table new_order (
-    no_o_id integer not null, no_d_id integer not null, no_w_id integer not null)`,
-  order_line: `create table order_line (
-    ol_o_id integer not null, ol_d_id integer not null, ol_w_id integer not null, ol_number integer not null,
-    ol_i_id integer, ol_supply_w_id integer, ol_delivery_d timestamp, ol_quantity integer,
-    ol_amount numeric(6,2), ol_dist_info char(24))`,
-  stock: `create table stock (
-    s_i_id integer not null, s_w_id integer not null, s_quantity integer,
-    s_dist_01 char(24), s_dist_02 char(24), s_dist_03 char(24), s_dist_04 char(24), s_dist_05 char(24),
-    s_dist_06 char(24), s_dist_07 char(24), s_dist_08 char(24), s_dist_09 char(24), s_dist_10 char(24),
-    s_ytd numeric(8), s_order_cnt integer, s_remote_cnt integer, s_data varchar(50))`,
-  item: `create table item (
-    i_id integer not null, i_im_id integer, i_name varchar(24), i_price numeric(5,2), i_data varchar(50))`,
-};
+/** Column types as the spec gives them; each dialect maps them to its own. */
+export type ColumnType =
+  | { kind: 'int' }
+  | { kind: 'varchar'; size: number }
+  | { kind: 'char'; size: number }
+  | { kind: 'numeric'; precision: number; scale: number }
+  | { kind: 'timestamp' };
 
-/** Column lists in the order the loader writes them. */
-export const COLUMNS: Readonly<Record<TableName, readonly string[]>> = {
-  warehouse: ['w_id', 'w_name', 'w_street_1', 'w_street_2', 'w_city', 'w_state', 'w_zip', 'w_tax', 'w_ytd'],
+const int: ColumnType = { kind: 'int' };
+const varchar = (size: number): ColumnType => ({ kind: 'varchar', size });
+const char = (size: number): ColumnType => ({ kind: 'char', size });
+const numeric = (precision: number, scale: number): ColumnType => ({ kind: 'numeric', precision, scale });
+const timestamp: ColumnType = { kind: 'timestamp' };
+const dists = Array.from(
+  { length: 10 },
+  (_, i) => [`s_dist_${String(i + 1).padStart(2, '0')}`, char(24)] as const,
+);
+
+/** Columns in the order the loader writes them; key columns are NOT NULL. */
+export const COLUMN_TYPES: Readonly<Record<TableName, readonly (readonly [string, ColumnType])[]>> = {
+  warehouse: [
+    ['w_id', int],
+    ['w_name', varchar(10)],
+    ['w_street_1', varchar(20)],
+    ['w_street_2', varchar(20)],
+    ['w_city', varchar(20)],
+    ['w_state', char(2)],
+    ['w_zip', char(9)],
+    ['w_tax', numeric(4, 4)],
+    ['w_ytd', numeric(12, 2)],
+  ],
   district: [
-    'd_id',
-    'd_w_id',
-    'd_name',
-    'd_street_1',
-    'd_street_2',
-    'd_city',
-    'd_state',
-    'd_zip',
-    'd_tax',
-    'd_ytd',
-    'd_next_o_id',
+    ['d_id', int],
+    ['d_w_id', int],
+    ['d_name', varchar(10)],
+    ['d_street_1', varchar(20)],
+    ['d_street_2', varchar(20)],
+    ['d_city', varchar(20)],
+    ['d_state', char(2)],
+    ['d_zip', char(9)],
+    ['d_tax', numeric(4, 4)],
+    ['d_ytd', numeric(12, 2)],
+    ['d_next_o_id', int],
   ],
   customer: [
-    'c_id',
-    'c_d_id',
-    'c_w_id',
-    'c_first',
-    'c_middle',
-    'c_last',
-    'c_street_1',
-    'c_street_2',
-    'c_city',
-    'c_state',
-    'c_zip',
-    'c_phone',
-    'c_since',
-    'c_credit',
-    'c_credit_lim',
-    'c_discount',
-    'c_balance',
-    'c_ytd_payment',
-    'c_payment_cnt',
-    'c_delivery_cnt',
-    'c_data',
+    ['c_id', int],
+    ['c_d_id', int],
+    ['c_w_id', int],
+    ['c_first', varchar(16)],
+    ['c_middle', char(2)],
+    ['c_last', varchar(16)],
+    ['c_street_1', varchar(20)],
+    ['c_street_2', varchar(20)],
+    ['c_city', varchar(20)],
+    ['c_state', char(2)],
+    ['c_zip', char(9)],
+    ['c_phone', char(16)],
+    ['c_since', timestamp],
+    ['c_credit', char(2)],
+    ['c_credit_lim', numeric(12, 2)],
+    ['c_discount', numeric(4, 4)],
+    ['c_balance', numeric(12, 2)],
+    ['c_ytd_payment', numeric(12, 2)],
+    ['c_payment_cnt', int],
+    ['c_delivery_cnt', int],
+    ['c_data', varchar(500)],
   ],
-  history: ['h_c_id', 'h_c_d_id', 'h_c_w_id', 'h_d_id', 'h_w_id', 'h_date', 'h_amount', 'h_data'],
-  orders: ['o_id', 'o_d_id', 'o_w_id', 'o_c_id', 'o_entry_d', 'o_carrier_id', 'o_ol_cnt', 'o_all_local'],
-  new_order: ['no_o_id', 'no_d_id', 'no_w_id'],
+  history: [
+    ['h_c_id', int],
+    ['h_c_d_id', int],
+    ['h_c_w_id', int],
+    ['h_d_id', int],
+    ['h_w_id', int],
+    ['h_date', timestamp],
+    ['h_amount', numeric(6, 2)],
+    ['h_data', varchar(24)],
+  ],
+  orders: [
+    ['o_id', int],
+    ['o_d_id', int],
+    ['o_w_id', int],
+    ['o_c_id', int],
+    ['o_entry_d', timestamp],
+    ['o_carrier_id', int],
+    ['o_ol_cnt', int],
+    ['o_all_local', int],
+  ],
+  new_order: [
+    ['no_o_id', int],
+    ['no_d_id', int],
+    ['no_w_id', int],
+  ],
   order_line: [
-    'ol_o_id',
-    'ol_d_id',
-    'ol_w_id',
-    'ol_number',
-    'ol_i_id',
-    'ol_supply_w_id',
-    'ol_delivery_d',
-    'ol_quantity',
-    'ol_amount',
-    'ol_dist_info',
+    ['ol_o_id', int],
+    ['ol_d_id', int],
+    ['ol_w_id', int],
+    ['ol_number', int],
+    ['ol_i_id', int],
+    ['ol_supply_w_id', int],
+    ['ol_delivery_d', timestamp],
+    ['ol_quantity', int],
+    ['ol_amount', numeric(6, 2)],
+    ['ol_dist_info', char(24)],
   ],
   stock: [
-    's_i_id',
-    's_w_id',
-    's_quantity',
-    's_dist_01',
-    's_dist_02',
-    's_dist_03',
-    's_dist_04',
-    's_dist_05',
-    's_dist_06',
-    's_dist_07',
-    's_dist_08',
-    's_dist_09',
-    's_dist_10',
-    's_ytd',
-    's_order_cnt',
-    's_remote_cnt',
-    's_data',
+    ['s_i_id', int],
+    ['s_w_id', int],
+    ['s_quantity', int],
+    ...dists,
+    ['s_ytd', numeric(8, 0)],
+    ['s_order_cnt', int],
+    ['s_remote_cnt', int],
+    ['s_data', varchar(50)],
   ],
-  item: ['i_id', 'i_im_id', 'i_name', 'i_price', 'i_data'],
+  item: [
+    ['i_id', int],
+    ['i_im_id', int],
+    ['i_name', varchar(24)],
+    ['i_price', numeric(5, 2)],
+    ['i_data', varchar(50)],
+  ],
 };
 
-/**
- * Primary keys and the two secondary indexes, grouped by table and biggest first so that the
- * loader can build them on several connections at once.
- */
-export const KEYS_AND_INDEXES: readonly { table: TableName; statements: readonly string[] }[] = [
+export const COLUMNS: Readonly<Record<TableName, readonly string[]>> = Object.fromEntries(
+  TABLES.map((t) => [t, COLUMN_TYPES[t].map(([name]) => name)]),
+) as unknown as Record<TableName, readonly string[]>;
+
+export const PRIMARY_KEYS: Readonly<Record<TableName, readonly string[] | undefined>> = {
+  warehouse: ['w_id'],
+  district: ['d_w_id', 'd_id'],
+  customer: ['c_w_id', 'c_d_id', 'c_id'],
+  history: undefined,
+  orders: ['o_w_id', 'o_d_id', 'o_id'],
+  new_order: ['no_w_id', 'no_d_id', 'no_o_id'],
+  order_line: ['ol_w_id', 'ol_d_id', 'ol_o_id', 'ol_number'],
+  stock: ['s_w_id', 's_i_id'],
+  item: ['i_id'],
+};
+
+/** The two secondary indexes every kit adds: customers by name, a customer's newest order. */
+export const SECONDARY_INDEXES: readonly {
+  name: string;
+  table: TableName;
+  columns: string[];
+  unique: boolean;
+}[] = [
   {
-    table: 'order_line',
-    statements: ['alter table order_line add primary key (ol_w_id, ol_d_id, ol_o_id, ol_number)'],
-  },
-  { table: 'stock', statements: ['alter table stock add primary key (s_w_id, s_i_id)'] },
-  {
+    name: 'customer_name_idx',
     table: 'customer',
-    statements: [
-      'alter table customer add primary key (c_w_id, c_d_id, c_id)',
-      'create index customer_name_idx on customer (c_w_id, c_d_id, c_last, c_first)',
-    ],
+    columns: ['c_w_id', 'c_d_id', 'c_last', 'c_first'],
+    unique: false,
   },
   {
+    name: 'orders_customer_idx',
     table: 'orders',
-    statements: [
-      'alter table orders add primary key (o_w_id, o_d_id, o_id)',
-      'create unique index orders_customer_idx on orders (o_w_id, o_d_id, o_c_id, o_id)',
-    ],
+    columns: ['o_w_id', 'o_d_id', 'o_c_id', 'o_id'],
+    unique: true,
   },
-  { table: 'new_order', statements: ['alter table new_order add primary key (no_w_id, no_d_id, no_o_id)'] },
-  { table: 'item', statements: ['alter table item add primary key (i_id)'] },
-  { table: 'district', statements: ['alter table district add primary key (d_w_id, d_id)'] },
-  { table: 'warehouse', statements: ['alter table warehouse add primary key (w_id)'] },
 ];
 
+/** How a database spells the schema. */
+export interface DdlFlavor {
+  columnType(type: ColumnType): string;
+  /** InnoDB clusters rows by primary key, SQLite cannot add one later: keys go in CREATE TABLE. */
+  keysInCreateTable: boolean;
+  addPrimaryKey(table: TableName, columns: readonly string[]): string;
+  createIndex(index: (typeof SECONDARY_INDEXES)[number]): string;
+  /** Extra words after the column list (e.g. an engine). */
+  tableSuffix?: string;
+}
+
+export function createTableStatement(flavor: DdlFlavor, table: TableName): string {
+  const key = PRIMARY_KEYS[table] ?? [];
+  const columns = COLUMN_TYPES[table].map(
+    ([name, type]) => `${name} ${flavor.columnType(type)}${key.includes(name) ? ' not null' : ''}`,
+  );
+  if (flavor.keysInCreateTable && key.length > 0) columns.push(`primary key (${key.join(', ')})`);
+  return `create table ${table} (${columns.join(', ')})${flavor.tableSuffix ?? ''}`;
+}
+
+/** Keys and indexes to build after the data, grouped by table, biggest tables first. */
+export function afterDataStatements(flavor: DdlFlavor): { table: TableName; statements: string[] }[] {
+  const order: TableName[] = [
+    'order_line',
+    'stock',
+    'customer',
+    'orders',
+    'new_order',
+    'item',
+    'district',
+    'warehouse',
+  ];
+  return order
+    .map((table) => {
+      const statements: string[] = [];
+      const key = PRIMARY_KEYS[table];
+      if (key && !flavor.keysInCreateTable) statements.push(flavor.addPrimaryKey(table, key));
+      for (const index of SECONDARY_INDEXES)
+        if (index.table === table) statements.push(flavor.createIndex(index));
+      return { table, statements };
+    })
+    .filter((g) => g.statements.length > 0);
+}
+
 export function dropStatements(): string[] {
-  return [...TABLES, META_TABLE].map((t) => `drop table if exists ${t} cascade`);
+  return [...TABLES, META_TABLE].map((t) => `drop table if exists ${t}`);
 }

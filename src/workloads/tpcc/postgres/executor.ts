@@ -4,14 +4,10 @@
  * New-Order costs two round trips, Payment, Order-Status, Delivery and Stock-Level one each.
  */
 import postgres from 'postgres';
-import { classifyPostgresError, isRetryable } from '../../dialects/postgres/errors.js';
-import { connect, describeConnectionError } from '../../dialects/postgres/connect.js';
-import {
-  RetriesExhaustedError,
-  type ErrorClass,
-  type Executor,
-  type TerminalContext,
-} from '../../engine/types.js';
+import { classifyPostgresError, isRetryable } from '../../../dialects/postgres/errors.js';
+import { connect, describeConnectionError } from '../../../dialects/postgres/connect.js';
+import { RetriesExhaustedError, type ErrorClass, type TerminalContext } from '../../../engine/types.js';
+import type { ExecutorOptions, TpccExecutor } from '../tpcc-dialect.js';
 import {
   centsToDecimal,
   deliveryInput,
@@ -23,9 +19,9 @@ import {
   type PaymentInput,
   type OrderStatusInput,
   type RunInputContext,
-} from './inputs.js';
-import * as Q from './postgres-sql.js';
-import { DELIVERY, NEW_ORDER, ORDER_STATUS, PAYMENT, STOCK_LEVEL, type TpccCounters } from './profile.js';
+} from '../inputs.js';
+import * as Q from './sql.js';
+import { DELIVERY, NEW_ORDER, ORDER_STATUS, PAYMENT, STOCK_LEVEL, type TpccCounters } from '../profile.js';
 
 type Conn = postgres.ReservedSql;
 type Pending = postgres.PendingQuery<postgres.Row[]>;
@@ -34,7 +30,7 @@ export const MAX_RETRIES = 5;
 
 const STOCK_SQL = Array.from({ length: 11 }, (_, d) => (d === 0 ? '' : Q.noStockUpdate(d)));
 
-export class PostgresTpccExecutor implements Executor<TpccCounters> {
+export class PostgresTpccExecutor implements TpccExecutor {
   /** New-Orders committed over the executor's whole life (warm-up and drain included), to audit against the database. */
   committedNewOrders = 0;
 
@@ -45,12 +41,18 @@ export class PostgresTpccExecutor implements Executor<TpccCounters> {
     private readonly sql: postgres.Sql,
     private readonly conns: Conn[],
     private readonly ctx: RunInputContext,
+    private readonly procedures: boolean,
   ) {
     this.lost = conns.map(() => false);
   }
 
   /** Opens and reserves `connections` connections. */
-  static async open(url: string, connections: number, ctx: RunInputContext): Promise<PostgresTpccExecutor> {
+  static async open(
+    url: string,
+    connections: number,
+    ctx: RunInputContext,
+    options: ExecutorOptions,
+  ): Promise<PostgresTpccExecutor> {
     const sql = connect(url, { max: connections });
     try {
       const conns: Conn[] = [];
@@ -59,7 +61,7 @@ export class PostgresTpccExecutor implements Executor<TpccCounters> {
         const batch = Math.min(16, connections - i);
         conns.push(...(await Promise.all(Array.from({ length: batch }, () => sql.reserve()))));
       }
-      return new PostgresTpccExecutor(sql, conns, ctx);
+      return new PostgresTpccExecutor(sql, conns, ctx, options.procedures);
     } catch (err) {
       await sql.end({ timeout: 0 }).catch(() => undefined);
       throw describeConnectionError(err, url);

@@ -1,0 +1,71 @@
+/**
+ * The one small interface every database implements (DESIGN.md layer 4). The core (loader,
+ * checks, run engine) talks only to this; differences are capability flags and a handful of SQL
+ * fragments, never `if (db === …)`. Drivers are loaded when a dialect is opened, not before.
+ */
+import type { ErrorClass } from '../engine/types.js';
+
+export type Row = Record<string, unknown>;
+
+/** A pool of connections for administrative statements (schema, checks, counters). */
+export interface Db {
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+/** Streams one table's rows, given as PostgreSQL COPY text (tab-separated, \N for NULL). */
+export interface BulkLoader {
+  load(table: string, columns: readonly string[], chunks: Iterable<Buffer>): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DialectCapabilities {
+  /** The five transactions can run as server-side procedures (`run --procedures`). */
+  procedures: boolean;
+  /** More than one writer at a time; SQLite has one, so its loader and pool use one. */
+  concurrentWriters: boolean;
+}
+
+/** SQL that differs between databases, for the checks and metadata written once for all. */
+export interface SqlFlavor {
+  /** `a` differs from `b`, NULLs compared as values. */
+  distinct(a: string, b: string): string;
+  /** Character length of a string expression. */
+  length(expr: string): string;
+  /** Integer division of two integer expressions. */
+  intDiv(a: string, b: string): string;
+  /** String concatenation. */
+  concat(...parts: string[]): string;
+  /** Positional parameter i (1-based). */
+  param(i: number): string;
+}
+
+export interface ServerInfo {
+  product: string;
+  version: string;
+}
+
+export interface Dialect {
+  readonly name: 'postgres' | 'mysql' | 'sqlite' | 'mssql';
+  readonly capabilities: DialectCapabilities;
+  readonly sql: SqlFlavor;
+  /** Opens a pool and proves it works with one round trip; failures become one-line DatabaseErrors. */
+  connect(url: string, options: { max: number }): Promise<Db>;
+  /** Opens one connection for a loader stream (in a worker thread). */
+  openBulkLoader(url: string): Promise<BulkLoader>;
+  classify(err: unknown): ErrorClass;
+  tableExists(db: Db, table: string): Promise<boolean>;
+  serverInfo(db: Db): Promise<ServerInfo>;
+  /** Commits + rollbacks so far, for TPM; undefined when the server does not say. */
+  serverTransactions(db: Db): Promise<number | undefined>;
+}
+
+/** The URL schemes txbench knows, and the dialect module each loads. */
+export const SCHEMES: Readonly<Record<string, Dialect['name']>> = {
+  postgres: 'postgres',
+  postgresql: 'postgres',
+};
+
+export function schemeOf(url: string): string | undefined {
+  return /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+}

@@ -1,0 +1,56 @@
+/**
+ * What the TPC-C workload needs from a database beyond the generic dialect: how it spells the
+ * schema, how it analyzes, and its implementation of the five transactions. Each database's is
+ * loaded only when its URL scheme is used, so a SQLite user never loads a PostgreSQL driver.
+ */
+import { schemeOf, type Dialect } from '../../dialects/dialect.js';
+import type { Executor } from '../../engine/types.js';
+import { UsageError } from '../../errors.js';
+import type { RunInputContext } from './inputs.js';
+import type { TpccCounters } from './profile.js';
+import type { DdlFlavor, TableName } from './schema.js';
+
+export interface TpccExecutor extends Executor<TpccCounters> {
+  /** New-Orders committed over the executor's whole life, to audit against the database. */
+  readonly committedNewOrders: number;
+  close(): Promise<void>;
+}
+
+export interface ExecutorOptions {
+  /** Server-side procedures, one round trip per transaction, instead of client-side SQL. */
+  procedures: boolean;
+}
+
+export interface TpccDialect {
+  readonly dialect: Dialect;
+  readonly ddl: DdlFlavor;
+  /** Statements that refresh the planner's statistics for a table. */
+  analyze(table: TableName): string[];
+  openExecutor(
+    url: string,
+    connections: number,
+    ctx: RunInputContext,
+    options: ExecutorOptions,
+  ): Promise<TpccExecutor>;
+}
+
+const LOADERS: Readonly<Record<string, () => Promise<TpccDialect>>> = {
+  postgres: async () => (await import('./postgres/index.js')).postgresTpcc,
+  postgresql: async () => (await import('./postgres/index.js')).postgresTpcc,
+};
+
+export const SUPPORTED_URLS = 'postgres://user:password@host:port/database';
+
+/** The TPC-C support for the database a URL names. */
+export async function tpccDialectFor(url: string): Promise<TpccDialect> {
+  const scheme = schemeOf(url);
+  const load = scheme === undefined ? undefined : LOADERS[scheme];
+  if (load === undefined) {
+    throw new UsageError(`unsupported database URL scheme "${scheme ?? ''}"; use ${SUPPORTED_URLS}`);
+  }
+  return load();
+}
+
+export function supportedSchemes(): string[] {
+  return Object.keys(LOADERS);
+}

@@ -1,8 +1,10 @@
 import { createRequire } from 'node:module';
 import { DatabaseError, ExitCode, TxbenchError, errorMessage } from '../errors.js';
 import { checkCommand } from './check.js';
+import { compareCommand } from './compare.js';
 import { dropCommand } from './drop.js';
 import { loadCommand } from './load.js';
+import { resultsCommand } from './results.js';
 import { runCommand } from './run.js';
 
 const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = {
@@ -10,6 +12,8 @@ const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = 
   load: loadCommand,
   check: checkCommand,
   drop: dropCommand,
+  results: resultsCommand,
+  compare: compareCommand,
 };
 
 const HELP = `txbench: a TPC-C-derived OLTP benchmark (not comparable with published TPC-C results)
@@ -18,6 +22,8 @@ const HELP = `txbench: a TPC-C-derived OLTP benchmark (not comparable with publi
   txbench load    create the schema and load --warehouses N
   txbench check   TPC-C consistency conditions; exit 1 on a violation
   txbench drop    remove the TPC-C schema
+  txbench results list the runs in a results directory; tag them
+  txbench compare the reviewers' table across runs (text, Markdown, CSV), with drive costs
 
 Run \`txbench COMMAND --help\` for a command's flags.`;
 

@@ -64,7 +64,16 @@ export interface Dialect {
 export const SCHEMES: Readonly<Record<string, Dialect['name']>> = {
   postgres: 'postgres',
   postgresql: 'postgres',
+  mysql: 'mysql',
+  mariadb: 'mysql',
+  sqlite: 'sqlite',
+  mssql: 'mssql',
+  sqlserver: 'mssql',
 };
+
+/** One line listing the URL forms txbench accepts, for error messages. */
+export const SUPPORTED_URL_FORMS =
+  'postgres://user:password@host:port/db, mysql:// or mariadb://user:password@host:port/db, sqlite:path/to/file.db, mssql:// or sqlserver://user:password@host:port/db';
 
 export function schemeOf(url: string): string | undefined {
   return /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { UsageError } from '../errors.js';
+import { SCHEMES, SUPPORTED_URL_FORMS } from '../dialects/dialect.js';
 import { redactUrl } from '../util/redact.js';
 import { startEmbedded } from './embedded.js';
 
@@ -16,8 +17,6 @@ export interface Target {
   readonly safeUrl: string;
   close(): Promise<void>;
 }
-
-const SUPPORTED_SCHEMES = ['postgres', 'postgresql'];
 
 export interface TargetOptions {
   db?: string | undefined;
@@ -36,21 +35,15 @@ export function resolveTarget(options: TargetOptions, env: NodeJS.ProcessEnv = p
     const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
     if (scheme === undefined) {
       // Not a URL at all (perhaps a keyword/value string): do not echo it, it may hold a password.
-      throw new UsageError(
-        'unsupported database address: give a URL, postgres://user:password@host:port/database',
-      );
+      throw new UsageError(`unsupported database address: give a URL, one of ${SUPPORTED_URL_FORMS}`);
     }
-    if (!SUPPORTED_SCHEMES.includes(scheme)) {
-      throw new UsageError(
-        `unsupported database URL scheme "${scheme}:"; use postgres://user:password@host:port/database`,
-      );
+    if (SCHEMES[scheme] === undefined) {
+      throw new UsageError(`unsupported database URL scheme "${scheme}:"; use one of ${SUPPORTED_URL_FORMS}`);
     }
     try {
       new URL(url);
     } catch {
-      throw new UsageError(
-        `malformed database URL ${redactUrl(url)}; use postgres://user:password@host:port/database`,
-      );
+      throw new UsageError(`malformed database URL ${redactUrl(url)}; use one of ${SUPPORTED_URL_FORMS}`);
     }
     return { kind: 'url', url, label: options.label ?? labelOf(url) };
   }
@@ -77,7 +70,11 @@ function urlFromPgEnv(env: NodeJS.ProcessEnv): string | undefined {
 
 function labelOf(url: string): string {
   const parsed = new URL(url);
-  return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;
+  if (parsed.protocol === 'sqlite:') return `sqlite:${parsed.pathname}`;
+  const defaultPort = { mysql: '3306', mssql: '1433', postgres: '5432', sqlite: '' }[
+    SCHEMES[parsed.protocol.slice(0, -1)] ?? 'postgres'
+  ];
+  return `${parsed.hostname}:${parsed.port || defaultPort}${parsed.pathname}`;
 }
 
 /**

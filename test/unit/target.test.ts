@@ -133,7 +133,7 @@ describe('resolveTarget: URL', () => {
 
 describe('resolveTarget: errors', () => {
   it.each([
-    ['mysql://u:secret@h/db', 'unsupported'],
+    ['oracle://u:secret@h/db', 'unsupported'],
     ['http://u:secret@h/db', 'unsupported'],
     ['garbage', 'unsupported'],
     ['secret', 'unsupported'],
@@ -144,12 +144,12 @@ describe('resolveTarget: errors', () => {
     expect(err.exitCode).toBe(ExitCode.usage);
     expect(err.message).toContain(kind);
     expect(err.message).not.toContain('\n');
-    expect(err.message).toContain('postgres://user:password@host:port/database');
+    expect(err.message).toContain('postgres://user:password@host:port/db');
     if (db.includes('@')) expect(err.message).not.toContain('secret');
   });
 
   it('rejects an unsupported DATABASE_URL the same way', () => {
-    const err = usageError(() => resolveTarget({}, { DATABASE_URL: 'mysql://root:secret@h/db' }));
+    const err = usageError(() => resolveTarget({}, { DATABASE_URL: 'oracle://root:secret@h/db' }));
     expect(err.message).toContain('unsupported');
     expect(err.message).not.toContain('secret');
   });

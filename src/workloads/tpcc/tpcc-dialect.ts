@@ -3,7 +3,7 @@
  * schema, how it analyzes, and its implementation of the five transactions. Each database's is
  * loaded only when its URL scheme is used, so a SQLite user never loads a PostgreSQL driver.
  */
-import { schemeOf, type Dialect } from '../../dialects/dialect.js';
+import { SCHEMES, schemeOf, SUPPORTED_URL_FORMS, type Dialect } from '../../dialects/dialect.js';
 import type { Executor } from '../../engine/types.js';
 import { UsageError } from '../../errors.js';
 import type { RunInputContext } from './inputs.js';
@@ -34,23 +34,21 @@ export interface TpccDialect {
   ): Promise<TpccExecutor>;
 }
 
-const LOADERS: Readonly<Record<string, () => Promise<TpccDialect>>> = {
+const LOADERS: Readonly<Record<Dialect['name'], () => Promise<TpccDialect>>> = {
   postgres: async () => (await import('./postgres/index.js')).postgresTpcc,
-  postgresql: async () => (await import('./postgres/index.js')).postgresTpcc,
+  mysql: async () => (await import('./mysql/index.js')).mysqlTpcc,
+  sqlite: async () => (await import('./sqlite/index.js')).sqliteTpcc,
+  mssql: async () => (await import('./mssql/index.js')).mssqlTpcc,
 };
 
-export const SUPPORTED_URLS = 'postgres://user:password@host:port/database';
-
-/** The TPC-C support for the database a URL names. */
+/** The TPC-C support for the database a URL names, loaded (with its driver) on first use. */
 export async function tpccDialectFor(url: string): Promise<TpccDialect> {
   const scheme = schemeOf(url);
-  const load = scheme === undefined ? undefined : LOADERS[scheme];
-  if (load === undefined) {
-    throw new UsageError(`unsupported database URL scheme "${scheme ?? ''}"; use ${SUPPORTED_URLS}`);
+  const name = scheme === undefined ? undefined : SCHEMES[scheme];
+  if (name === undefined) {
+    throw new UsageError(
+      `unsupported database URL scheme "${scheme ?? ''}"; use one of ${SUPPORTED_URL_FORMS}`,
+    );
   }
-  return load();
-}
-
-export function supportedSchemes(): string[] {
-  return Object.keys(LOADERS);
+  return LOADERS[name]();
 }

@@ -1,0 +1,66 @@
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
+import { compareRuns, formatComparison, SORT_KEYS, type SortKey } from '../report/compare.js';
+import { costRows, formatCostTable, parseCosts } from '../report/cost.js';
+import { TABLE_FORMATS } from '../report/table.js';
+import { collectRuns } from '../results/store.js';
+import { parseWithOperands } from './positionals.js';
+
+export const COMPARE_HELP = `txbench compare [RUN...] [options]
+
+The reviewers' table across runs: label | TPS | avg response ms | tpmC | p90 ms | p99 ms.
+Each RUN is a run directory, a run.json, or a results directory (all its runs); default: results.
+  --format F     text (default), markdown or csv
+  --sort KEY     tps (default; highest first), tpmC, avg (lowest first) or label
+  --cost FILE    also the drive-cost table from a YAML file with, per label, drivePrice (one
+                 drive), drives, driveGB (one drive, raw) and protection (raid1, raid10, raid5,
+                 raid6 or a usable fraction): cost per TPS, per raw GB, per usable GB and per
+                 usable GB per TPS. With --format csv only the cost table is printed.`;
+
+export async function compareCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseWithOperands('compare', argv, {
+    format: { type: 'string' },
+    sort: { type: 'string' },
+    cost: { type: 'string' },
+  });
+  if (values.help) {
+    console.log(COMPARE_HELP);
+    return 0;
+  }
+  const format = oneOf('format', values.format ?? 'text', TABLE_FORMATS);
+  const sort = oneOf('sort', values.sort ?? 'tps', SORT_KEYS) satisfies SortKey;
+  const costs = values.cost === undefined ? undefined : parseCosts(await readText(values.cost), values.cost);
+
+  const { runs, warnings } = await collectRuns(positionals.length > 0 ? positionals : ['results']);
+  warnings.forEach((w) => console.error(`txbench compare: warning: ${w}`));
+  const comparison = compareRuns(runs, sort);
+  comparison.notes.forEach((n) => console.error(`txbench compare: note: ${n}`));
+  if (comparison.rows.length === 0) throw new UsageError('no run with a summary to compare');
+
+  if (costs === undefined) {
+    console.log(formatComparison(comparison.rows, format));
+    return 0;
+  }
+  const cost = costRows(comparison.rows, costs);
+  cost.notes.forEach((n) => console.error(`txbench compare: note: ${n}`));
+  if (format !== 'csv') console.log(formatComparison(comparison.rows, format) + '\n');
+  console.log(formatCostTable(cost.rows, format));
+  return 0;
+}
+
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`--${flag} must be ${allowed.join(', ')}; not "${value}"`);
+  }
+  return value as T;
+}
+
+async function readText(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(
+      `--cost ${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
+  }
+}

@@ -1,0 +1,257 @@
+/**
+ * The results store: a directory of run directories, each holding the `run.json` that run-dir.ts
+ * writes and, once tagged, a small `tags.json` (`{"tags": [...]}`) beside it; run.json is never
+ * rewritten. Readers take only the fields they need and accept the later shapes of issue 6:
+ * `targets: [{label, summary}]`, `steps: [{users, summary}]`, `sweep: [{setting, value, summary}]`.
+ */
+import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { UsageError } from '../errors.js';
+
+const latencySchema = z.object({ avg: z.number(), p90: z.number(), p99: z.number() }).passthrough();
+/** The summary figures the listings and comparisons read; the rest of a summary passes through. */
+const summarySchema = z
+  .object({ tps: z.number(), tpmC: z.number().nullable().optional(), responseMs: latencySchema })
+  .passthrough();
+
+const runFileSchema = z.object({
+  schemaVersion: z.number().int(),
+  status: z.string(),
+  startedAt: z.string(),
+  config: z.object({ target: z.string().optional() }).passthrough().optional(),
+  summary: summarySchema.optional(),
+  targets: z.array(z.object({ label: z.string(), summary: summarySchema })).optional(),
+  steps: z.array(z.object({ users: z.number(), summary: summarySchema })).optional(),
+  sweep: z
+    .array(
+      z.object({
+        setting: z.string(),
+        value: z.union([z.string(), z.number(), z.boolean()]),
+        summary: summarySchema,
+      }),
+    )
+    .optional(),
+});
+type RunFile = z.infer<typeof runFileSchema>;
+
+export type SummaryFigures = z.infer<typeof summarySchema>;
+
+export interface RunRecord {
+  /** The run directory. */
+  path: string;
+  /** The run.json read. */
+  file: string;
+  /** The run directory's name (or the file's name without `.json` for a loose file). */
+  id: string;
+  startedAt: string;
+  status: string;
+  /** The target's label (config.target); for several targets, their labels joined by ` + `. */
+  label: string;
+  tags: string[];
+  /** Why tags.json could not be read (the run is still listed, without tags). */
+  tagsError?: string | undefined;
+  summary: SummaryFigures | undefined;
+  targets: RunFile['targets'];
+  steps: RunFile['steps'];
+  sweep: RunFile['sweep'];
+}
+
+export interface RunListing {
+  runs: RunRecord[];
+  /** One line per run directory that could not be read, naming it and why. */
+  warnings: string[];
+}
+
+export const RUN_FILE = 'run.json';
+export const TAGS_FILE = 'tags.json';
+
+/** Reads one run.json (any file name); a usage error naming the file if it is not a readable run. */
+export async function readRun(file: string): Promise<RunRecord> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UsageError(`${file}: not valid JSON (a run cut short, or not a run.json)`);
+  }
+  const parsed = runFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join('.') : 'top level';
+    throw new UsageError(`${file}: not a txbench run (${where}: ${issue?.message ?? 'invalid'})`);
+  }
+  const run = parsed.data;
+  const dir = path.dirname(path.resolve(file));
+  const isRunJson = path.basename(file) === RUN_FILE;
+  let tags: string[] = [];
+  let tagsError: string | undefined;
+  if (isRunJson) {
+    try {
+      tags = await readTags(dir);
+    } catch (err) {
+      tagsError = err instanceof Error ? err.message : String(err);
+    }
+  }
+  return {
+    path: dir,
+    file: path.resolve(file),
+    id: isRunJson ? path.basename(dir) : path.basename(file).replace(/\.json$/i, ''),
+    startedAt: run.startedAt,
+    status: run.status,
+    label: run.config?.target ?? run.targets?.map((t) => t.label).join(' + ') ?? '',
+    tags,
+    tagsError,
+    summary: run.summary,
+    targets: run.targets,
+    steps: run.steps,
+    sweep: run.sweep,
+  };
+}
+
+/** Every run directly under `dir`, newest first; unreadable runs become warnings, never errors. */
+export async function listRuns(dir: string): Promise<RunListing> {
+  if (!(await isDirectory(dir))) {
+    throw new UsageError(`no results directory "${dir}"; \`txbench run --out ${dir}\` writes runs there`);
+  }
+  const runs: RunRecord[] = [];
+  const warnings: string[] = [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  for (const entry of entries.filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
+    const runDir = path.join(dir, entry.name);
+    const file = path.join(runDir, RUN_FILE);
+    if (!(await isFile(file))) {
+      const names = await readdir(runDir).catch(() => [] as string[]);
+      if (names.includes('intervals.ndjson')) {
+        warnings.push(`${runDir}: no ${RUN_FILE} (the run ended before writing it); skipped`);
+      }
+      continue;
+    }
+    try {
+      const run = await readRun(file);
+      if (run.tagsError !== undefined) warnings.push(`${run.tagsError}; listed without tags`);
+      runs.push(run);
+    } catch (err) {
+      warnings.push(`${err instanceof Error ? err.message : String(err)}; skipped`);
+    }
+  }
+  return { runs: newestFirst(runs), warnings };
+}
+
+/**
+ * The runs named on a command line: a run directory, a run.json (any name), or a results
+ * directory (all its runs). A named run that cannot be read is a usage error; inside a results
+ * directory it is a warning. A run named twice is read once.
+ */
+export async function collectRuns(args: readonly string[]): Promise<RunListing> {
+  const runs: RunRecord[] = [];
+  const warnings: string[] = [];
+  const seen = new Set<string>();
+  const add = (run: RunRecord): void => {
+    if (seen.has(run.file)) return;
+    seen.add(run.file);
+    runs.push(run);
+  };
+  for (const arg of args) {
+    if (await isFile(arg)) {
+      add(await readRun(arg));
+    } else if (await isFile(path.join(arg, RUN_FILE))) {
+      add(await readRun(path.join(arg, RUN_FILE)));
+    } else if (await isDirectory(arg)) {
+      const listing = await listRuns(arg);
+      if (listing.runs.length === 0 && listing.warnings.length === 0) {
+        throw new UsageError(`${arg}: no runs here (no ${RUN_FILE} in it or its subdirectories)`);
+      }
+      listing.runs.forEach(add);
+      warnings.push(...listing.warnings);
+    } else {
+      throw new UsageError(`${arg}: no such run directory, run.json or results directory`);
+    }
+  }
+  return { runs, warnings };
+}
+
+/**
+ * The run directory a user names: a path to it or to its run.json, or a run id inside the
+ * default results directory.
+ */
+export async function resolveRunDir(arg: string, resultsDir = 'results'): Promise<string> {
+  const candidates = [arg, path.join(resultsDir, arg)];
+  for (const candidate of candidates) {
+    if (path.basename(candidate) === RUN_FILE && (await isFile(candidate))) return path.dirname(candidate);
+    if (await isFile(path.join(candidate, RUN_FILE))) return candidate;
+  }
+  throw new UsageError(`${arg}: not a run directory (no ${RUN_FILE} there or in ${resultsDir}/${arg})`);
+}
+
+/** Adds tags to a run (tags.json beside run.json); returns the run's tags. */
+export function tagRun(runDir: string, tags: readonly string[]): Promise<string[]> {
+  return updateTags(runDir, tags, (current) => [...new Set([...current, ...tags])]);
+}
+
+/** Removes tags from a run; returns the run's tags. */
+export function untagRun(runDir: string, tags: readonly string[]): Promise<string[]> {
+  return updateTags(runDir, tags, (current) => current.filter((t) => !tags.includes(t)));
+}
+
+/** A tag is one word: no spaces or commas, at most 100 characters. */
+export function validateTag(tag: string): void {
+  if (!/^[^\s,]{1,100}$/.test(tag)) {
+    throw new UsageError(`tag "${tag}" must be one word (no spaces or commas), at most 100 characters`);
+  }
+}
+
+export async function readTags(runDir: string): Promise<string[]> {
+  const file = path.join(runDir, TAGS_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return [];
+  }
+  try {
+    const parsed = z.object({ tags: z.array(z.string()) }).safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data.tags;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(`${file}: not a tags file ({"tags": [...]}); fix or delete it`);
+}
+
+async function updateTags(
+  runDir: string,
+  tags: readonly string[],
+  change: (current: string[]) => string[],
+): Promise<string[]> {
+  tags.forEach(validateTag);
+  if (!(await isFile(path.join(runDir, RUN_FILE)))) {
+    throw new UsageError(`${runDir}: not a run directory (no ${RUN_FILE})`);
+  }
+  const next = change(await readTags(runDir));
+  const file = path.join(runDir, TAGS_FILE);
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, JSON.stringify({ tags: next }, null, 2) + '\n');
+  await rename(temp, file);
+  return next;
+}
+
+function newestFirst(runs: RunRecord[]): RunRecord[] {
+  const time = (r: RunRecord): number => {
+    const t = Date.parse(r.startedAt);
+    return Number.isNaN(t) ? -Infinity : t;
+  };
+  return runs.sort((a, b) => time(b) - time(a) || b.id.localeCompare(a.id));
+}
+
+async function isFile(p: string): Promise<boolean> {
+  return (await stat(p).catch(() => undefined))?.isFile() ?? false;
+}
+
+async function isDirectory(p: string): Promise<boolean> {
+  return (await stat(p).catch(() => undefined))?.isDirectory() ?? false;
+}

@@ -1,0 +1,9 @@
+// Placeholder until the sqlite dialect lands: the URL scheme is recognised, the dialect is not built yet.
+import { UsageError } from '../../../errors.js';
+import type { TpccDialect } from '../tpcc-dialect.js';
+
+export const sqliteTpcc: TpccDialect = new Proxy({} as TpccDialect, {
+  get() {
+    throw new UsageError('the sqlite dialect is not built yet');
+  },
+});

@@ -32,6 +32,8 @@ tpmC, NOPM and response times. Loads ${DEFAULT_RUN_WAREHOUSES} warehouses first 
   --seed S           random seed for the terminals' inputs
   --out DIR          write the run directory (run.json, intervals.ndjson, histograms.json) under DIR
   --json FILE        write the run report as JSON
+  --procedures       run the transactions as server-side procedures (one round trip each;
+                     installed when missing) instead of client-side SQL
   --check            run \`txbench check\` after the run; exit 1 if it fails
   --db URL / --data-dir DIR   the target, as for \`txbench load\`
 Exit codes: 0 ok, 1 --check failed, 2 bad usage, 3 database unreachable or lost, 130 interrupted.`;
@@ -51,6 +53,7 @@ const RUN_FLAGS = {
   out: { type: 'string' },
   json: { type: 'string' },
   check: { type: 'boolean' },
+  procedures: { type: 'boolean' },
 } as const;
 
 /** Every flag validated before anything starts. */
@@ -93,6 +96,7 @@ export function parseRunOptions(
     intervalMs: duration('interval', 10_000),
     mix: str('mix') === undefined ? undefined : parseMix(str('mix')!, TPCC_TRANSACTIONS.length),
     seed: str('seed') === undefined ? undefined : parseIntFlag('seed', str('seed')!, 0, 2 ** 31 - 1),
+    procedures: values.procedures === true,
   };
   if (options.durationMs <= 0) throw new UsageError('--duration must be longer than 0s');
   if (options.intervalMs < 100) throw new UsageError('--interval must be at least 100ms');

@@ -6,9 +6,13 @@ import { dropCommand } from './drop.js';
 import { loadCommand } from './load.js';
 import { resultsCommand } from './results.js';
 import { runCommand } from './run.js';
+import { stepsCommand } from './steps.js';
+import { sweepCommand } from './sweep.js';
 
 const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = {
   run: runCommand,
+  steps: stepsCommand,
+  sweep: sweepCommand,
   load: loadCommand,
   check: checkCommand,
   drop: dropCommand,
@@ -18,7 +22,10 @@ const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = 
 
 const HELP = `txbench: a TPC-C-derived OLTP benchmark (not comparable with published TPC-C results)
 
-  txbench run     load a small default scale if needed, then run (embedded PostgreSQL by default)
+  txbench run     load a small default scale if needed, then run (embedded PostgreSQL by default);
+                  several --db/--data-dir targets are driven at once and added up
+  txbench steps   one measurement per user count (--users 1,20,50,100), the scaling table and knee
+  txbench sweep   one measurement per value of a server setting (--set shared_buffers=256MB,1GB)
   txbench load    create the schema and load --warehouses N
   txbench check   TPC-C consistency conditions; exit 1 on a violation
   txbench drop    remove the TPC-C schema

@@ -2,18 +2,25 @@ import { parseDurationMs } from '../config/duration.js';
 import { parseMix } from '../config/mix.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { formatCheckResults } from '../report/check-table.js';
-import { formatLoadResult, loadProgressPrinter } from '../report/load-progress.js';
-import { formatInterval, formatRunHeader, formatRunSummary } from '../report/run-summary.js';
-import { RunDirectory, writeJson } from '../results/run-dir.js';
-import { TpccRun, type RunOptions, type RunReport } from '../run/tpcc-run.js';
-import { loadTpcc } from '../workloads/tpcc/loader.js';
-import { schemaStateAt } from '../workloads/tpcc/meta.js';
+import { formatRunSummary, formatTargetsTable } from '../report/run-summary.js';
+import { RunDirectory, RUN_SCHEMA_VERSION, writeJson } from '../results/run-dir.js';
+import { aggregate } from '../run/aggregate.js';
+import type { Target } from '../targets/target.js';
+import { DISCLAIMER, type RunOptions, type RunReport } from '../run/tpcc-run.js';
 import { TPCC_TRANSACTIONS } from '../workloads/tpcc/profile.js';
-import { parseCommand, parseIntFlag, TARGET_OPTIONS } from './args.js';
+import { parseCommand, parseIntFlag } from './args.js';
 import { checkDatabase } from '../workloads/tpcc/check-database.js';
-import { withTarget } from './target.js';
-
-export const DEFAULT_RUN_WAREHOUSES = 2;
+import {
+  DEFAULT_RUN_WAREHOUSES,
+  exitCodeOf,
+  loadIfEmpty,
+  newRun,
+  progressListener,
+  saveResults,
+  withInterrupt,
+  withoutHistograms,
+} from './run-session.js';
+import { targetOptionsFrom, withTargets } from './target.js';
 
 export const RUN_HELP = `txbench run [options]
 
@@ -30,16 +37,21 @@ tpmC, NOPM and response times. Loads ${DEFAULT_RUN_WAREHOUSES} warehouses first 
   --mix A,B,C,D,E    percentages of New-Order, Payment, Order-Status, Delivery, Stock-Level
                      (default: the spec's 23-card deck, 10/10/1/1/1)
   --seed S           random seed for the terminals' inputs
-  --out DIR          write the run directory (run.json, intervals.ndjson, histograms.json) under DIR
+  --out DIR          results directory for the run directory (run.json, intervals.ndjson,
+                     histograms.json); default results
   --json FILE        write the run report as JSON
   --procedures       run the transactions as server-side procedures (one round trip each;
                      installed when missing) instead of client-side SQL
+  --precondition DUR a phase before warm-up whose figures are kept but not scored
   --check            run \`txbench check\` after the run; exit 1 if it fails
-  --db URL / --data-dir DIR   the target, as for \`txbench load\`
+  --db URL / --data-dir DIR [--label NAME]   the target, as for \`txbench load\`; give several
+                     (each with its own --label) to drive them at the same moment and add them up
 Exit codes: 0 ok, 1 --check failed, 2 bad usage, 3 database unreachable or lost, 130 interrupted.`;
 
-const RUN_FLAGS = {
-  ...TARGET_OPTIONS,
+export const RUN_FLAGS = {
+  db: { type: 'string', multiple: true },
+  'data-dir': { type: 'string', multiple: true },
+  label: { type: 'string', multiple: true },
   warehouses: { type: 'string', short: 'w' },
   terminals: { type: 'string', short: 't' },
   connections: { type: 'string', short: 'c' },
@@ -54,11 +66,12 @@ const RUN_FLAGS = {
   json: { type: 'string' },
   check: { type: 'boolean' },
   procedures: { type: 'boolean' },
+  precondition: { type: 'string' },
 } as const;
 
 /** Every flag validated before anything starts. */
 export function parseRunOptions(
-  values: Partial<Record<keyof typeof RUN_FLAGS, string | boolean>>,
+  values: Partial<Record<keyof typeof RUN_FLAGS, string | boolean | string[]>>,
 ): RunOptions {
   const str = (k: keyof typeof RUN_FLAGS): string | undefined =>
     typeof values[k] === 'string' ? values[k] : undefined;
@@ -97,6 +110,8 @@ export function parseRunOptions(
     mix: str('mix') === undefined ? undefined : parseMix(str('mix')!, TPCC_TRANSACTIONS.length),
     seed: str('seed') === undefined ? undefined : parseIntFlag('seed', str('seed')!, 0, 2 ** 31 - 1),
     procedures: values.procedures === true,
+    preconditionMs:
+      str('precondition') === undefined ? undefined : parseDurationMs('precondition', str('precondition')!),
   };
   if (options.durationMs <= 0) throw new UsageError('--duration must be longer than 0s');
   if (options.intervalMs < 100) throw new UsageError('--interval must be at least 100ms');
@@ -110,76 +125,119 @@ export async function runCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const options = parseRunOptions(values);
-  return withTarget(values, { create: true }, async (target) => {
-    await loadIfEmpty(target.url, target.spec.label, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
-    const runDir = values.out === undefined ? undefined : await RunDirectory.create(values.out, new Date());
-    const live = process.stderr.isTTY === true;
-    const run = new TpccRun(target.url, target.spec.label, options, {
-      onStart: (config) => {
-        console.error(formatRunHeader(config));
-        void runDir?.writeRun({ status: 'running', config, startedAt: new Date().toISOString() });
-      },
-      onPhase: (phase) => {
-        if (live) process.stderr.write('\n');
-        if (phase !== 'done') console.error(`-- ${phase}`);
-      },
-      onInterval: (interval) => {
-        void runDir?.appendInterval(interval);
-        if (interval.phase === 'drain' && interval.tps === 0) return;
-        if (live) process.stderr.write(`\r\x1b[2K${formatInterval(interval)}`);
-        else console.error(formatInterval(interval));
-      },
-    });
-    const interrupt = (): void => {
-      console.error(
-        '\ninterrupted: stopping the terminals and keeping what was measured (Ctrl-C again to quit now)',
-      );
-      process.off('SIGINT', interrupt);
-      process.once('SIGINT', () => process.exit(ExitCode.interrupted));
-      run.stop();
-    };
-    process.on('SIGINT', interrupt);
-    process.on('SIGTERM', interrupt);
-    let report: RunReport;
-    try {
-      report = await run.run();
-    } finally {
-      process.off('SIGINT', interrupt);
-      process.off('SIGTERM', interrupt);
+  const list = targetOptionsFrom(argv);
+  return withTargets(list, { create: true }, async (targets) => {
+    for (const t of targets) await loadIfEmpty(t, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
+    const runDir = await RunDirectory.create(values.out ?? 'results', new Date());
+    const reports =
+      targets.length === 1
+        ? [await runOne(targets[0]!, options, runDir, values.json)]
+        : await runMany(targets, options, runDir, values.json);
+    const code = exitCodeOf(reports);
+    if (code !== ExitCode.ok || !values.check) return code;
+    let failed = false;
+    for (const t of targets) {
+      const results = await checkDatabase(t.url, false);
+      console.log(`${targets.length > 1 ? `${t.spec.label}: ` : ''}${formatCheckResults(results)}`);
+      failed ||= !results.every((r) => r.pass);
     }
-    if (live) process.stderr.write('\n');
-    console.log(formatRunSummary(report));
-    if (runDir) {
-      await runDir.writeRun(report);
-      await runDir.writeHistograms(report.histograms);
-      console.log(`run directory: ${runDir.dir}`);
-    }
-    if (values.json !== undefined) {
-      const { histograms, ...withoutHistograms } = report;
-      await writeJson(values.json, withoutHistograms);
-    }
-    if (report.status === 'interrupted') return ExitCode.interrupted;
-    if (report.status === 'failed') {
-      console.error(
-        `txbench run: ${report.failure ?? 'the run failed'}; the results above cover what was measured`,
-      );
-      return ExitCode.database;
-    }
-    if (values.check) {
-      const results = await checkDatabase(target.url, false);
-      console.log(formatCheckResults(results));
-      if (!results.every((r) => r.pass)) return ExitCode.checkFailed;
-    }
-    return ExitCode.ok;
+    return failed ? ExitCode.checkFailed : ExitCode.ok;
   });
 }
 
-/** The main job on a fresh machine: load a small scale when nothing is loaded yet. */
-async function loadIfEmpty(url: string, label: string, warehouses: number): Promise<void> {
-  const state = await schemaStateAt(url);
-  if (state.kind !== 'empty') return;
-  console.error(`nothing loaded in ${label}; loading ${warehouses} warehouses first`);
-  const result = await loadTpcc(url, { warehouses }, loadProgressPrinter(process.stderr));
+async function runOne(
+  target: Target,
+  options: RunOptions,
+  runDir: RunDirectory,
+  json: string | undefined,
+): Promise<RunReport> {
+  const listener = progressListener('', runDir);
+  const run = newRun(target, options, {
+    ...listener,
+    onStart: (config) => {
+      listener.onStart?.(config);
+      void runDir.writeRun({
+        schemaVersion: RUN_SCHEMA_VERSION,
+        status: 'running',
+        config,
+        startedAt: new Date().toISOString(),
+      });
+    },
+  });
+  const report = await withInterrupt(
+    () => [run],
+    () => run.run(),
+  );
   if (process.stderr.isTTY) process.stderr.write('\n');
-  console.error(formatLoadResult(result));
+  console.log(formatRunSummary(report));
+  await saveResults(runDir, undefined, report, report.histograms);
+  if (json !== undefined) await writeJson(json, withoutHistograms(report));
+  return report;
+}
+
+/** Several targets driven at the same moment: each sets up, then all start their terminals together. */
+async function runMany(
+  targets: readonly Target[],
+  options: RunOptions,
+  runDir: RunDirectory,
+  json: string | undefined,
+): Promise<RunReport[]> {
+  const gate = startingGate(targets.length);
+  const runs = targets.map((t) =>
+    newRun(t, options, { ...progressListener(`[${t.spec.label}] `, runDir), ready: () => gate.arrive() }),
+  );
+  const startedAt = new Date().toISOString();
+  const settled = await withInterrupt(
+    () => runs,
+    () =>
+      Promise.allSettled(
+        runs.map((r) =>
+          r.run().catch((err: unknown) => {
+            // One target failed to set up: the others must not wait for it, nor run alone.
+            gate.open();
+            for (const other of runs) other.stop();
+            throw err;
+          }),
+        ),
+      ),
+  );
+  const failure = settled.find((s) => s.status === 'rejected');
+  if (failure) throw failure.reason;
+  const reports = settled.map((s) => (s as PromiseFulfilledResult<RunReport>).value);
+  const summary = aggregate(reports);
+  console.log(formatTargetsTable(reports, summary));
+  const content = {
+    schemaVersion: RUN_SCHEMA_VERSION,
+    kind: 'targets',
+    status: reports.find((r) => r.status !== 'completed')?.status ?? 'completed',
+    startedAt,
+    endedAt: new Date().toISOString(),
+    disclaimer: DISCLAIMER,
+    config: {
+      target: reports.map((r) => r.config.target).join(' + '),
+      targets: reports.map((r) => r.config),
+    },
+    summary,
+    targets: reports.map((r) => ({
+      label: r.config.target,
+      summary: r.summary,
+      report: withoutHistograms(r),
+    })),
+  };
+  await saveResults(runDir, json, content);
+  return reports;
+}
+
+/** Resolves every arrival once all `n` have arrived (or at once, after `open`). */
+function startingGate(n: number): { arrive(): Promise<void>; open(): void } {
+  let arrived = 0;
+  let release: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => (release = resolve));
+  return {
+    arrive: () => {
+      if (++arrived >= n) release();
+      return opened;
+    },
+    open: () => release(),
+  };
 }

@@ -58,6 +58,12 @@ export interface Dialect {
   serverInfo(db: Db): Promise<ServerInfo>;
   /** Commits + rollbacks so far, for TPM; undefined when the server does not say. */
   serverTransactions(db: Db): Promise<number | undefined>;
+  /** The server settings that matter for a benchmark (memory, durability, checkpoints). */
+  settings?(db: Db): Promise<Record<string, string>>;
+  /** Where the server keeps its data, when it says (to find the device under test). */
+  dataDirectory?(db: Db): Promise<string | undefined>;
+  /** Changes a server setting for a sweep; says whether a restart is needed for it to apply. */
+  applySetting?(db: Db, name: string, value: string): Promise<'applied' | 'restart'>;
 }
 
 /** The URL schemes txbench knows, and the dialect module each loads. */

@@ -1,5 +1,6 @@
 import { formatDuration } from '../config/duration.js';
-import type { IntervalRecord, RunConfig, RunReport } from '../run/tpcc-run.js';
+import type { AggregateSummary } from '../run/aggregate.js';
+import { DISCLAIMER, type IntervalRecord, type RunConfig, type RunReport } from '../run/tpcc-run.js';
 
 const n0 = (x: number): string => Math.trunc(x).toLocaleString('en-US');
 const n2 = (x: number): string =>
@@ -107,4 +108,37 @@ function table(header: string[], rows: string[][]): string[] {
   const fmt = (cells: string[]): string =>
     cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
   return [fmt(header), ...rows.map(fmt)];
+}
+
+/** Several targets at once: one row per target, the sum, and the spread of TPS across them. */
+export function formatTargetsTable(reports: readonly RunReport[], sum: AggregateSummary): string {
+  const header = ['target', 'TPS', 'tpmC', 'NOPM', 'avg ms', 'p90', 'p99', 'errors', 'status'];
+  const rows = reports.map((r) => [
+    r.config.target,
+    n2(r.summary.tps),
+    n0(r.summary.tpmC),
+    orNa(r.summary.nopm, n0),
+    ms(r.summary.responseMs.avg),
+    ms(r.summary.responseMs.p90),
+    ms(r.summary.responseMs.p99),
+    n0(r.summary.errors),
+    r.status,
+  ]);
+  rows.push([
+    `all ${sum.targets} (sum)`,
+    n2(sum.tps),
+    n0(sum.tpmC),
+    orNa(sum.nopm, n0),
+    ms(sum.responseMs.avg),
+    ms(sum.responseMs.p90),
+    ms(sum.responseMs.p99),
+    n0(sum.errors),
+    '',
+  ]);
+  const spread = sum.spread;
+  return [
+    DISCLAIMER,
+    ...table(header, rows),
+    `TPS spread across targets: min ${n2(spread.minTps)}, max ${n2(spread.maxTps)}, max/min ${spread.maxOverMin === null ? 'n/a' : spread.maxOverMin.toFixed(4)}`,
+  ].join('\n');
 }

@@ -7,7 +7,14 @@ import { createRequire } from 'node:module';
 import { cpuUsage } from 'node:process';
 import type { Db } from '../dialects/dialect.js';
 import { deckFromPercentages } from '../engine/deck.js';
-import { Engine, type IntervalStats, type Phase, type RunStatus } from '../engine/engine.js';
+import {
+  Engine,
+  type EngineResult,
+  type IntervalStats,
+  type Phase,
+  type RunStatus,
+} from '../engine/engine.js';
+import { describeEnvironment, type RunEnvironment } from './environment.js';
 import { encodeHistogram } from '../metrics/histogram.js';
 import { UsageError } from '../errors.js';
 import { tpccDialectFor, type TpccDialect, type TpccExecutor } from '../workloads/tpcc/tpcc-dialect.js';
@@ -18,7 +25,7 @@ import {
   TPCC_TRANSACTIONS,
   type TpccCounters,
 } from '../workloads/tpcc/profile.js';
-import { Rng, runConstants, type NurandConstants } from '../workloads/tpcc/random.js';
+import { deriveSeed, Rng, runConstants, type NurandConstants } from '../workloads/tpcc/random.js';
 import {
   auditChecks,
   summarize,
@@ -44,11 +51,35 @@ export interface RunOptions {
   drainMs?: number | undefined;
   /** Server-side procedures (one round trip per transaction) instead of client-side SQL. */
   procedures?: boolean | undefined;
+  /** A phase before warm-up (the reviews precondition for hours) whose figures are kept, not scored. */
+  preconditionMs?: number | undefined;
+  /** The embedded server's data directory, to describe the device under test. */
+  dataDir?: string | undefined;
+}
+
+interface MeasureContext {
+  tpcc: TpccDialect;
+  monitor: Db;
+  executor: TpccExecutor;
+  config: RunConfig;
+}
+
+interface Measured {
+  result: EngineResult<TpccCounters>;
+  summary: RunSummary;
+  intervals: IntervalRecord[];
+}
+
+/** The preconditioning phase's figures: kept in the report, not scored. */
+export interface PreconditionReport {
+  seconds: number;
+  summary: RunSummary;
+  transactions: Record<string, TypeSummary>;
 }
 
 export interface IntervalRecord {
   atS: number;
-  phase: Phase;
+  phase: Phase | 'precondition';
   seconds: number;
   tps: number;
   tpmC: number;
@@ -83,6 +114,8 @@ export interface RunReport {
   startedAt: string;
   endedAt: string;
   config: RunConfig;
+  environment: RunEnvironment;
+  precondition?: PreconditionReport | undefined;
   summary: RunSummary;
   transactions: Record<string, TypeSummary>;
   audit: {
@@ -99,7 +132,9 @@ export interface RunReport {
 
 export interface RunListener {
   onStart?(config: RunConfig): void;
-  onPhase?(phase: Phase): void;
+  /** Awaited after set-up, right before the terminals start (several targets start together). */
+  ready?(): Promise<void>;
+  onPhase?(phase: Phase | 'precondition'): void;
   onInterval?(interval: IntervalRecord): void;
 }
 
@@ -136,72 +171,37 @@ export class TpccRun {
         { warehouses: config.warehouses, constants: config.constants.run },
         { procedures: config.mode === 'procedures' },
       );
-      const engine = new Engine<TpccCounters>(
-        {
-          terminals: config.terminals,
-          transactions: TPCC_TRANSACTIONS,
-          deck: config.deck,
-          thinkScale: config.thinkScale,
-          warmupMs: this.options.warmupMs,
-          durationMs: this.options.durationMs,
-          rampMs: this.options.rampMs,
-          intervalMs: this.options.intervalMs,
-          drainMs: this.options.drainMs ?? 30_000,
-          seed: config.seed,
-          home: (i) => ({ w: (i % config.warehouses) + 1, d: (Math.floor(i / config.warehouses) % 10) + 1 }),
-        },
-        executor,
-        newTpccCounters,
-      );
       this.listener.onStart?.(config);
-
+      const environment = await describeEnvironment(tpcc.dialect, monitor, this.options.dataDir);
+      // Several targets start their terminals together: each waits here until all are ready.
+      await this.listener.ready?.();
       const startedAt = new Date();
-      const intervals: IntervalRecord[] = [];
-      let nextIdsStart: Promise<number | undefined> = Promise.resolve(undefined);
-      let serverTxStart: Promise<number | undefined> = Promise.resolve(undefined);
-      let nextIdsEnd: Promise<number | undefined> = Promise.resolve(undefined);
-      let serverTxEnd: Promise<number | undefined> = Promise.resolve(undefined);
-      let cpuStart = cpuUsage();
-      let cpuEnd = cpuStart;
-      engine.on('phase', (phase) => {
-        if (phase === 'measure') {
-          cpuStart = cpuUsage();
-          nextIdsStart = sumNextOrderIds(monitor, config.warehouses);
-          serverTxStart = tpcc.dialect.serverTransactions(monitor);
-        } else if (phase === 'drain') {
-          cpuEnd = cpuUsage(cpuStart);
-          nextIdsEnd = sumNextOrderIds(monitor, config.warehouses);
-          serverTxEnd = tpcc.dialect.serverTransactions(monitor);
-        }
-        this.listener.onPhase?.(phase);
-      });
-      engine.on('interval', (stats) => {
-        const record = intervalRecord(stats);
-        intervals.push(record);
-        this.listener.onInterval?.(record);
-      });
       const idsBefore = await sumNextOrderIds(monitor, config.loadedWarehouses);
-      this.engine = engine;
-      if (this.stopRequested) engine.stop('interrupted', 'interrupted by the user');
-      const running = engine.run();
-      const result = await running;
-      const [ids0, ids1, tx0, tx1] = await Promise.all([
-        nextIdsStart,
-        nextIdsEnd,
-        serverTxStart,
-        serverTxEnd,
-      ]);
+      const ctx: MeasureContext = { tpcc, monitor, executor, config };
+      let precondition: PreconditionReport | undefined;
+      let main: Measured;
+      const preconditionMs = this.options.preconditionMs ?? 0;
+      if (preconditionMs > 0) {
+        const p = await this.measure(
+          ctx,
+          { warmupMs: 0, durationMs: preconditionMs, rampMs: this.options.rampMs },
+          1,
+        );
+        precondition = {
+          seconds: p.summary.windowSeconds,
+          summary: p.summary,
+          transactions: summarizeTypes(p.result),
+        };
+        main =
+          this.stopRequested || p.result.status !== 'completed'
+            ? p
+            : await this.measure(ctx, this.options, 0);
+      } else {
+        main = await this.measure(ctx, this.options, 0);
+      }
+      const { result, summary, intervals } = main;
       const idsAfter = await sumNextOrderIds(monitor, config.loadedWarehouses);
       const ordersAdded = idsBefore !== undefined && idsAfter !== undefined ? idsAfter - idsBefore : null;
-      const summary = summarize({
-        engine: result,
-        warehouses: config.warehouses,
-        terminals: config.terminals,
-        thinkScale: config.thinkScale,
-        nextOrderIds: ids0 !== undefined && ids1 !== undefined ? { start: ids0, end: ids1 } : undefined,
-        serverTransactions: tx0 !== undefined && tx1 !== undefined ? { start: tx0, end: tx1 } : undefined,
-        cpu: result.measured ? { userUs: cpuEnd.user, systemUs: cpuEnd.system } : { userUs: 0, systemUs: 0 },
-      });
       const checks = auditChecks(result, config.warehouses);
       const histograms: Record<string, string> = {};
       TPCC_TRANSACTIONS.forEach(
@@ -217,6 +217,8 @@ export class TpccRun {
         startedAt: startedAt.toISOString(),
         endedAt: new Date().toISOString(),
         config,
+        environment,
+        ...(precondition ? { precondition } : {}),
         summary,
         transactions: summarizeTypes(result),
         audit: {
@@ -230,13 +232,78 @@ export class TpccRun {
           },
         },
         errors: result.errorsByClass,
-        intervals: intervals.filter((i) => i.phase === 'measure'),
+        intervals,
         histograms,
       };
     } finally {
       await executor?.close().catch(() => undefined);
       await monitor.close().catch(() => undefined);
     }
+  }
+
+  /** One engine run: warm-up, then a measured window, with the database's counters at its edges. */
+  private async measure(
+    ctx: MeasureContext,
+    phases: { warmupMs: number; durationMs: number; rampMs: number },
+    round: number,
+  ): Promise<Measured> {
+    const { tpcc, monitor, executor, config } = ctx;
+    const engine = new Engine<TpccCounters>(
+      {
+        terminals: config.terminals,
+        transactions: TPCC_TRANSACTIONS,
+        deck: config.deck,
+        thinkScale: config.thinkScale,
+        warmupMs: phases.warmupMs,
+        durationMs: phases.durationMs,
+        rampMs: phases.rampMs,
+        intervalMs: this.options.intervalMs,
+        drainMs: this.options.drainMs ?? 30_000,
+        seed: deriveSeed(config.seed, round),
+        home: (i) => ({ w: (i % config.warehouses) + 1, d: (Math.floor(i / config.warehouses) % 10) + 1 }),
+      },
+      executor,
+      newTpccCounters,
+    );
+    const label = round === 1 ? 'precondition' : undefined;
+    const intervals: IntervalRecord[] = [];
+    let nextIdsStart: Promise<number | undefined> = Promise.resolve(undefined);
+    let serverTxStart: Promise<number | undefined> = Promise.resolve(undefined);
+    let nextIdsEnd: Promise<number | undefined> = Promise.resolve(undefined);
+    let serverTxEnd: Promise<number | undefined> = Promise.resolve(undefined);
+    let cpuStart = cpuUsage();
+    let cpuEnd = cpuStart;
+    engine.on('phase', (phase) => {
+      if (phase === 'measure') {
+        cpuStart = cpuUsage();
+        nextIdsStart = sumNextOrderIds(monitor, config.warehouses);
+        serverTxStart = tpcc.dialect.serverTransactions(monitor);
+      } else if (phase === 'drain') {
+        cpuEnd = cpuUsage(cpuStart);
+        nextIdsEnd = sumNextOrderIds(monitor, config.warehouses);
+        serverTxEnd = tpcc.dialect.serverTransactions(monitor);
+      }
+      this.listener.onPhase?.(phase === 'measure' && label ? 'precondition' : phase);
+    });
+    engine.on('interval', (stats) => {
+      const record = intervalRecord(stats, label);
+      if (stats.phase === 'measure') intervals.push(record);
+      this.listener.onInterval?.(record);
+    });
+    this.engine = engine;
+    if (this.stopRequested) engine.stop('interrupted', 'interrupted by the user');
+    const result = await engine.run();
+    const [ids0, ids1, tx0, tx1] = await Promise.all([nextIdsStart, nextIdsEnd, serverTxStart, serverTxEnd]);
+    const summary = summarize({
+      engine: result,
+      warehouses: config.warehouses,
+      terminals: config.terminals,
+      thinkScale: config.thinkScale,
+      nextOrderIds: ids0 !== undefined && ids1 !== undefined ? { start: ids0, end: ids1 } : undefined,
+      serverTransactions: tx0 !== undefined && tx1 !== undefined ? { start: tx0, end: tx1 } : undefined,
+      cpu: result.measured ? { userUs: cpuEnd.user, systemUs: cpuEnd.system } : { userUs: 0, systemUs: 0 },
+    });
+    return { result, summary, intervals };
   }
 
   private async resolveConfig(tpcc: TpccDialect, monitor: Db): Promise<RunConfig> {
@@ -289,7 +356,7 @@ export class TpccRun {
   }
 }
 
-function intervalRecord(stats: IntervalStats): IntervalRecord {
+function intervalRecord(stats: IntervalStats, label?: 'precondition'): IntervalRecord {
   const perType: IntervalRecord['perType'] = {};
   let count = 0;
   TPCC_TRANSACTIONS.forEach((t, i) => {
@@ -300,7 +367,7 @@ function intervalRecord(stats: IntervalStats): IntervalRecord {
   const newOrders = stats.perType[0]?.count ?? 0;
   return {
     atS: Math.round(stats.atS * 1000) / 1000,
-    phase: stats.phase,
+    phase: label && stats.phase === 'measure' ? label : stats.phase,
     seconds: Math.round(stats.seconds * 1000) / 1000,
     tps: Math.round((count / stats.seconds) * 100) / 100,
     tpmC: Math.floor((newOrders * 60) / stats.seconds),

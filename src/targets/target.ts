@@ -12,9 +12,13 @@ export type TargetSpec =
 
 export interface Target {
   readonly spec: TargetSpec;
-  /** Connection URL, with credentials: never print it, use `safeUrl`. */
+  /** Connection URL, with credentials: never print it, use `safeUrl`. It may change on restart. */
   readonly url: string;
   readonly safeUrl: string;
+  /** The embedded server's data directory (to describe the device under test). */
+  readonly dataDir?: string | undefined;
+  /** Restarts the server (for settings that apply only at start); only txbench's own server. */
+  readonly restart?: (() => Promise<void>) | undefined;
   close(): Promise<void>;
 }
 
@@ -85,6 +89,20 @@ export async function openTarget(spec: TargetSpec, options: { create: boolean })
   if (spec.kind === 'url') {
     return { spec, url: spec.url, safeUrl: redactUrl(spec.url), close: async () => undefined };
   }
-  const server = await startEmbedded(spec.dataDir, options);
-  return { spec, url: server.url, safeUrl: redactUrl(server.url), close: () => server.stop() };
+  let server = await startEmbedded(spec.dataDir, options);
+  return {
+    spec,
+    get url() {
+      return server.url;
+    },
+    get safeUrl() {
+      return redactUrl(server.url);
+    },
+    dataDir: server.dataDir,
+    restart: async () => {
+      await server.stop();
+      server = await startEmbedded(spec.dataDir, { create: false });
+    },
+    close: () => server.stop(),
+  };
 }

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type postgres from 'postgres';
 import { pipeline } from 'node:stream/promises';
+import { UsageError } from '../../errors.js';
 import type { BulkLoader, Db, Dialect, Row } from '../dialect.js';
 import { connect, connectChecked, type Sql } from './connect.js';
 import { classifyPostgresError } from './errors.js';
@@ -15,6 +16,23 @@ export function postgresDb(sql: Sql): Db {
     close: () => sql.end({ timeout: 5 }),
   };
 }
+
+const SETTINGS_THAT_MATTER = [
+  'shared_buffers',
+  'effective_cache_size',
+  'work_mem',
+  'max_connections',
+  'synchronous_commit',
+  'fsync',
+  'full_page_writes',
+  'wal_level',
+  'wal_buffers',
+  'max_wal_size',
+  'checkpoint_timeout',
+  'checkpoint_completion_target',
+  'random_page_cost',
+  'huge_pages',
+];
 
 export const postgresDialect: Dialect = {
   name: 'postgres',
@@ -50,6 +68,28 @@ export const postgresDialect: Dialect = {
       product: 'PostgreSQL',
       version: /PostgreSQL ([\d.]+)/.exec(row?.v ?? '')?.[1] ?? row?.v ?? 'unknown',
     };
+  },
+  async settings(db) {
+    const rows = await db.query<{ name: string; setting: string; unit: string | null }>(
+      `select name, setting, unit from pg_settings where name = any($1)`,
+      [SETTINGS_THAT_MATTER],
+    );
+    return Object.fromEntries(rows.map((r) => [r.name, r.unit ? `${r.setting} ${r.unit}` : r.setting]));
+  },
+  async dataDirectory(db) {
+    const [row] = await db.query<{ d: string }>('select current_setting($1) as d', ['data_directory']);
+    return row?.d;
+  },
+  async applySetting(db, name, value) {
+    const [row] = await db.query<{ context: string }>('select context from pg_settings where name = $1', [
+      name,
+    ]);
+    if (row === undefined) throw new UsageError(`PostgreSQL has no setting "${name}"; check the name`);
+    // ALTER SYSTEM takes no parameters: quote the value as a literal.
+    await db.query(`alter system set ${name.replace(/[^a-z0-9_.]/gi, '')} = '${value.replace(/'/g, "''")}'`);
+    if (row.context === 'postmaster') return 'restart';
+    await db.query('select pg_reload_conf()');
+    return 'applied';
   },
   async serverTransactions(db) {
     try {

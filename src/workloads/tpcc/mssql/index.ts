@@ -1,9 +1,15 @@
-// Placeholder until the mssql dialect lands: the URL scheme is recognised, the dialect is not built yet.
-import { UsageError } from '../../../errors.js';
+/**
+ * TPC-C on SQL Server (`mssql://` / `sqlserver://`). Built and unit-tested without a live server:
+ * the generated statements and the pure logic are tested; no run against SQL Server has been made.
+ */
+import { mssqlDialect } from '../../../dialects/mssql/dialect.js';
 import type { TpccDialect } from '../tpcc-dialect.js';
+import { MssqlTpccExecutor } from './executor.js';
+import { analyzeStatements, MSSQL_DDL } from './sql.js';
 
-export const mssqlTpcc: TpccDialect = new Proxy({} as TpccDialect, {
-  get() {
-    throw new UsageError('the mssql dialect is not built yet');
-  },
-});
+export const mssqlTpcc: TpccDialect = {
+  dialect: mssqlDialect,
+  ddl: MSSQL_DDL,
+  analyze: analyzeStatements,
+  openExecutor: (url, connections, ctx, options) => MssqlTpccExecutor.open(url, connections, ctx, options),
+};

@@ -1,9 +1,36 @@
-// Placeholder until the mysql dialect lands: the URL scheme is recognised, the dialect is not built yet.
-import { UsageError } from '../../../errors.js';
+import { mysqlDialect } from '../../../dialects/mysql/dialect.js';
+import type { ColumnType, DdlFlavor } from '../schema.js';
 import type { TpccDialect } from '../tpcc-dialect.js';
+import { MysqlTpccExecutor } from './executor.js';
 
-export const mysqlTpcc: TpccDialect = new Proxy({} as TpccDialect, {
-  get() {
-    throw new UsageError('the mysql dialect is not built yet');
-  },
-});
+export function mysqlColumnType(t: ColumnType): string {
+  switch (t.kind) {
+    case 'int':
+      return 'int';
+    case 'varchar':
+      return `varchar(${t.size})`;
+    case 'char':
+      return `char(${t.size})`;
+    case 'numeric':
+      return `decimal(${t.precision},${t.scale})`;
+    case 'timestamp':
+      return 'datetime(6)';
+  }
+}
+
+/** InnoDB clusters rows by primary key: keys go in CREATE TABLE, secondary indexes after the data. */
+export const mysqlDdl: DdlFlavor = {
+  columnType: mysqlColumnType,
+  keysInCreateTable: true,
+  addPrimaryKey: (table, columns) => `alter table ${table} add primary key (${columns.join(', ')})`,
+  createIndex: (i) =>
+    `create ${i.unique ? 'unique ' : ''}index ${i.name} on ${i.table} (${i.columns.join(', ')})`,
+  tableSuffix: ' engine=innodb',
+};
+
+export const mysqlTpcc: TpccDialect = {
+  dialect: mysqlDialect,
+  ddl: mysqlDdl,
+  analyze: (table) => [`analyze table ${table}`],
+  openExecutor: (url, connections, ctx, options) => MysqlTpccExecutor.open(url, connections, ctx, options),
+};

@@ -1,9 +1,41 @@
-// Placeholder until the sqlite dialect lands: the URL scheme is recognised, the dialect is not built yet.
-import { UsageError } from '../../../errors.js';
+import { sqliteDialect } from '../../../dialects/sqlite/dialect.js';
+import type { ColumnType, DdlFlavor } from '../schema.js';
 import type { TpccDialect } from '../tpcc-dialect.js';
+import { SqliteTpccExecutor } from './executor.js';
 
-export const sqliteTpcc: TpccDialect = new Proxy({} as TpccDialect, {
-  get() {
-    throw new UsageError('the sqlite dialect is not built yet');
-  },
-});
+/**
+ * SQLite's spelling of the schema. Types keep their declared names (SQLite derives a column's
+ * affinity from them): integers, NUMERIC money (exact when integral, REAL otherwise), and
+ * timestamps as ISO-8601 text, SQLite's convention for dates (it has no date type).
+ */
+export function columnType(t: ColumnType): string {
+  switch (t.kind) {
+    case 'int':
+      return 'integer';
+    case 'varchar':
+      return `varchar(${t.size})`;
+    case 'char':
+      return `char(${t.size})`;
+    case 'numeric':
+      return `numeric(${t.precision},${t.scale})`;
+    case 'timestamp':
+      return 'text';
+  }
+}
+
+const KEYS_IN_CREATE = process.env.TXBENCH_SQLITE_KEYS !== 'after';
+
+export const sqliteDdl: DdlFlavor = {
+  columnType,
+  keysInCreateTable: KEYS_IN_CREATE,
+  addPrimaryKey: (table, columns) => `create unique index ${table}_pkey on ${table} (${columns.join(', ')})`,
+  createIndex: (i) =>
+    `create ${i.unique ? 'unique ' : ''}index ${i.name} on ${i.table} (${i.columns.join(', ')})`,
+};
+
+export const sqliteTpcc: TpccDialect = {
+  dialect: sqliteDialect,
+  ddl: sqliteDdl,
+  analyze: (table) => [`analyze ${table}`],
+  openExecutor: (url, connections, ctx, options) => SqliteTpccExecutor.open(url, connections, ctx, options),
+};

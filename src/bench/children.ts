@@ -1,0 +1,73 @@
+/** Child processes the bench starts: killed by pid if the bench is interrupted or gives up on them. */
+import { fork, spawn, type ChildProcess, type ForkOptions, type SpawnOptions } from 'node:child_process';
+import { onCleanup } from './cleanup.js';
+
+export interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Wraps a started child: collects its output, kills it after `timeoutMs` or on clean-up. */
+function track(child: ChildProcess, name: string, timeoutMs: number): Promise<Finished> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr += c.toString();
+    if (stderr.length > 100_000) stderr = stderr.slice(-50_000);
+  });
+  let exited = false;
+  const done = new Promise<Finished>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      exited = true;
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+  const untrack = onCleanup(name, async () => {
+    if (!exited) {
+      child.kill('SIGKILL');
+      await done.catch(() => undefined);
+    }
+  });
+  const timer = setTimeout(() => {
+    if (!exited) child.kill('SIGKILL');
+  }, timeoutMs);
+  return done.finally(() => {
+    clearTimeout(timer);
+    void untrack();
+  });
+}
+
+export function startNode(
+  script: URL,
+  args: string[],
+  timeoutMs: number,
+  options: ForkOptions = {},
+): { child: ChildProcess; finished: Promise<Finished> } {
+  const child = fork(script, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], ...options });
+  return { child, finished: track(child, `node ${script.pathname}`, timeoutMs) };
+}
+
+export function startProgram(
+  cmd: string,
+  args: string[],
+  timeoutMs: number,
+  options: SpawnOptions = {},
+): { child: ChildProcess; finished: Promise<Finished> } {
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+  return { child, finished: track(child, cmd, timeoutMs) };
+}
+
+/** The last non-empty line of a child's error output, for a one-line failure reason. */
+export function lastLine(text: string): string {
+  return (
+    text
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .at(-1) ?? ''
+  );
+}

@@ -1,0 +1,75 @@
+/**
+ * The bench's settings: full-length by default; environment variables shorten it for quick tries
+ * (BENCH_SCALE=0.25 scales every window and warm-up) or pick sections (BENCH_SECTIONS=1,3).
+ */
+export interface BenchConfig {
+  scale: number;
+  sections: ReadonlySet<number>;
+  out: string;
+  clientCost: {
+    warehouses: number;
+    terminals: number;
+    connections: number;
+    warmupMs: number;
+    durationMs: number;
+  };
+  /** pgbench's script weights per type (New-Order, Payment, Order-Status, Delivery, Stock-Level). */
+  pgbenchWeights: readonly number[];
+  scheduler: {
+    terminals: readonly number[];
+    thinkScale: number;
+    serviceMs: number;
+    connections: number;
+    warmupMs: number;
+    rampMs: number;
+    durationMs: number;
+  };
+  loader: { warehouses: number };
+  ceiling: { warehouses: number; terminals: readonly number[]; warmupMs: number; durationMs: number };
+}
+
+export const ENV_KEYS = [
+  'BENCH_SCALE',
+  'BENCH_SECTIONS',
+  'BENCH_OUT',
+  'BENCH_PG_BIN',
+  'BENCH_PGBENCH_WEIGHTS',
+  'BENCH_SCHEDULER_TERMINALS',
+  'BENCH_LOAD_WAREHOUSES',
+] as const;
+
+function numberList(text: string | undefined, fallback: readonly number[], name: string): number[] {
+  if (text === undefined || text.trim() === '') return [...fallback];
+  const list = text.split(',').map((s) => Number(s.trim()));
+  if (list.some((n) => !Number.isFinite(n) || n < 0))
+    throw new Error(`${name} must be a comma-separated list of numbers, not "${text}"`);
+  return list;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
+  const scale = env.BENCH_SCALE === undefined ? 1 : Number(env.BENCH_SCALE);
+  if (!Number.isFinite(scale) || scale <= 0)
+    throw new Error(`BENCH_SCALE must be a number > 0, not "${env.BENCH_SCALE}"`);
+  const ms = (fullMs: number, minMs = 1000): number => Math.max(minMs, Math.round(fullMs * scale));
+  const loadWarehouses = numberList(env.BENCH_LOAD_WAREHOUSES, [10], 'BENCH_LOAD_WAREHOUSES')[0] ?? 10;
+  return {
+    scale,
+    sections: new Set(numberList(env.BENCH_SECTIONS, [1, 2, 3, 4, 5], 'BENCH_SECTIONS')),
+    out: env.BENCH_OUT ?? 'bench.json',
+    clientCost: { warehouses: 4, terminals: 4, connections: 4, warmupMs: ms(10_000), durationMs: ms(60_000) },
+    pgbenchWeights: numberList(env.BENCH_PGBENCH_WEIGHTS, [10, 10, 1, 1, 1], 'BENCH_PGBENCH_WEIGHTS'),
+    scheduler: {
+      terminals: numberList(env.BENCH_SCHEDULER_TERMINALS, [30_000, 100_000], 'BENCH_SCHEDULER_TERMINALS'),
+      thinkScale: 0.25,
+      serviceMs: 2,
+      connections: 2000,
+      // One mean cycle at think-scale 0.25 is about 5.2 s: starts spread over one cycle, then
+      // three cycles before the window opens.
+      rampMs: ms(5_000),
+      warmupMs: ms(16_000),
+      durationMs: ms(30_000),
+    },
+    loader: { warehouses: loadWarehouses },
+    ceiling: { warehouses: 2, terminals: [1, 2, 4, 8, 16], warmupMs: ms(3_000), durationMs: ms(10_000) },
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * One txbench run in a child process (run-child.ts), with the server's CPU over exactly the
+ * measured window when the server's postmaster pid is known.
+ */
+import { startNode, lastLine } from './children.js';
+import { clusterCpuS } from './proc-stat.js';
+import type { FromRunChild, RunChildRequest } from './run-child.js';
+
+export interface RunSpec {
+  procedures: boolean;
+  terminals: number;
+  connections: number;
+  warehouses?: number;
+  warmupMs: number;
+  durationMs: number;
+}
+
+/** The part of txbench's run report the bench reads. */
+interface ReportSummary {
+  status: string;
+  failure?: string;
+  summary: {
+    windowSeconds: number;
+    transactions: number;
+    tps: number;
+    tpmC: number;
+    nopm: number | null;
+    errors: number;
+    retries: number;
+    responseMs: { avg: number; p90: number; p99: number };
+    clientCpu: { userS: number; systemS: number; coresUsed: number; usPerTransaction: number };
+  };
+}
+
+export interface RunFigures {
+  mode: 'client-sql' | 'procedures';
+  terminals: number;
+  connections: number;
+  windowS: number;
+  transactions: number;
+  tps: number;
+  tpmC: number;
+  nopm: number | null;
+  errors: number;
+  retries: number;
+  responseMs: { avg: number; p90: number; p99: number };
+  /** The txbench process's user + system CPU over the window (its own report). */
+  client: { userS: number; systemS: number; coresUsed: number; usPerTransaction: number };
+  /** All processes of the PostgreSQL cluster over the same window. */
+  server: { cpuS: number; coresUsed: number; usPerTransaction: number } | null;
+}
+
+const RUN_CHILD = new URL('./run-child.js', import.meta.url);
+
+export async function runTxbench(url: string, spec: RunSpec, postmasterPid?: number): Promise<RunFigures> {
+  const request: RunChildRequest = {
+    url,
+    options: {
+      warehouses: spec.warehouses,
+      terminals: spec.terminals,
+      connections: spec.connections,
+      thinkScale: 0,
+      warmupMs: spec.warmupMs,
+      durationMs: spec.durationMs,
+      rampMs: 0,
+      intervalMs: 10_000,
+      procedures: spec.procedures,
+    },
+  };
+  const { child, finished } = startNode(RUN_CHILD, [], spec.warmupMs + spec.durationMs + 180_000, {
+    env: { ...process.env, BENCH_RUN_REQUEST: JSON.stringify(request) },
+  });
+  let serverStart: { cpuS: number; at: number } | undefined;
+  let serverEnd: { cpuS: number; at: number } | undefined;
+  let report: ReportSummary | undefined;
+  let error: string | undefined;
+  const sample = (): { cpuS: number; at: number } | undefined =>
+    postmasterPid === undefined ? undefined : { cpuS: clusterCpuS(postmasterPid), at: performance.now() };
+  child.on('message', (message: FromRunChild) => {
+    if (message.type === 'phase' && message.phase === 'measure') serverStart = sample();
+    else if (message.type === 'phase' && message.phase === 'drain') serverEnd = sample();
+    else if (message.type === 'report') report = message.report as ReportSummary;
+    else if (message.type === 'error') error = message.message;
+  });
+  const result = await finished;
+  if (error !== undefined) throw new Error(error);
+  if (report === undefined) {
+    throw new Error(
+      `the txbench run ended without a report (exit ${result.code ?? result.signal}): ${lastLine(result.stderr)}`,
+    );
+  }
+  if (report.status !== 'completed') throw new Error(`the run was ${report.status}: ${report.failure ?? ''}`);
+  const s = report.summary;
+  const server =
+    serverStart !== undefined && serverEnd !== undefined
+      ? {
+          cpuS: round(serverEnd.cpuS - serverStart.cpuS, 3),
+          coresUsed: round((serverEnd.cpuS - serverStart.cpuS) / ((serverEnd.at - serverStart.at) / 1000), 3),
+          usPerTransaction:
+            s.transactions > 0 ? round(((serverEnd.cpuS - serverStart.cpuS) * 1e6) / s.transactions, 1) : 0,
+        }
+      : null;
+  return {
+    mode: spec.procedures ? 'procedures' : 'client-sql',
+    terminals: spec.terminals,
+    connections: spec.connections,
+    windowS: s.windowSeconds,
+    transactions: s.transactions,
+    tps: s.tps,
+    tpmC: s.tpmC,
+    nopm: s.nopm,
+    errors: s.errors,
+    retries: s.retries,
+    responseMs: { avg: s.responseMs.avg, p90: s.responseMs.p90, p99: s.responseMs.p99 },
+    client: s.clientCpu,
+    server,
+  };
+}
+
+export const round = (x: number, digits = 2): number => Math.round(x * 10 ** digits) / 10 ** digits;

@@ -1,0 +1,104 @@
+/**
+ * What `run`, `steps` and `sweep` share: loading when empty, one measurement on a target with live
+ * progress, Ctrl-C handling for every run in flight, and writing the results.
+ */
+import { ExitCode } from '../errors.js';
+import { formatLoadResult, loadProgressPrinter } from '../report/load-progress.js';
+import { formatInterval, formatRunHeader } from '../report/run-summary.js';
+import { RunDirectory, writeJson } from '../results/run-dir.js';
+import { TpccRun, type RunListener, type RunOptions, type RunReport } from '../run/tpcc-run.js';
+import type { Target } from '../targets/target.js';
+import { loadTpcc } from '../workloads/tpcc/loader.js';
+import { schemaStateAt } from '../workloads/tpcc/meta.js';
+
+export const DEFAULT_RUN_WAREHOUSES = 2;
+
+/** The main job on a fresh machine: load a small scale when nothing is loaded yet. */
+export async function loadIfEmpty(target: Target, warehouses: number): Promise<void> {
+  const state = await schemaStateAt(target.url);
+  if (state.kind !== 'empty') return;
+  console.error(`nothing loaded in ${target.spec.label}; loading ${warehouses} warehouses first`);
+  const result = await loadTpcc(target.url, { warehouses }, loadProgressPrinter(process.stderr));
+  if (process.stderr.isTTY) process.stderr.write('\n');
+  console.error(formatLoadResult(result));
+}
+
+/** Progress on stderr; with several targets each line starts with the target's label. */
+export function progressListener(prefix: string, runDir?: RunDirectory): RunListener {
+  const live = process.stderr.isTTY === true && prefix === '';
+  return {
+    onStart: (config) => console.error(`${prefix}${formatRunHeader(config)}`),
+    onPhase: (phase) => {
+      if (live) process.stderr.write('\n');
+      if (phase !== 'done') console.error(`${prefix}-- ${phase}`);
+    },
+    onInterval: (interval) => {
+      void runDir?.appendInterval(prefix ? { target: prefix.trim(), ...interval } : interval);
+      // A sliver of an interval cut off by a phase change says nothing: keep it in the file, not on screen.
+      if (interval.tps === 0 && (interval.phase === 'drain' || interval.seconds < 1)) return;
+      if (live) process.stderr.write(`\r\x1b[2K${formatInterval(interval)}`);
+      else console.error(`${prefix}${formatInterval(interval)}`);
+    },
+  };
+}
+
+/** Every run in flight stops on Ctrl-C (what was measured is kept); a second Ctrl-C quits. */
+export async function withInterrupt<T>(runs: () => readonly TpccRun[], body: () => Promise<T>): Promise<T> {
+  let interrupted = false;
+  const interrupt = (): void => {
+    console.error(
+      '\ninterrupted: stopping the terminals and keeping what was measured (Ctrl-C again to quit now)',
+    );
+    interrupted = true;
+    process.off('SIGINT', interrupt);
+    process.once('SIGINT', () => process.exit(ExitCode.interrupted));
+    for (const run of runs()) run.stop();
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+  try {
+    return await body();
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+    if (interrupted) process.exitCode = ExitCode.interrupted;
+  }
+}
+
+/** One measurement on one target. */
+export function newRun(target: Target, options: RunOptions, listener: RunListener): TpccRun {
+  return new TpccRun(target.url, target.spec.label, { ...options, dataDir: target.dataDir }, listener);
+}
+
+/** A report without its encoded histograms (for --json and nested reports). */
+export function withoutHistograms(report: RunReport): Omit<RunReport, 'histograms'> {
+  const { histograms, ...rest } = report;
+  return rest;
+}
+
+export async function saveResults(
+  runDir: RunDirectory | undefined,
+  json: string | undefined,
+  content: object,
+  histograms?: Record<string, string>,
+): Promise<void> {
+  if (runDir) {
+    await runDir.writeRun(content);
+    if (histograms) await runDir.writeHistograms(histograms);
+    console.log(`run directory: ${runDir.dir}`);
+  }
+  if (json !== undefined) await writeJson(json, content);
+}
+
+/** Exit code for a finished run: interrupted 130, lost database 3, else 0. */
+export function exitCodeOf(reports: readonly RunReport[]): number {
+  if (reports.some((r) => r.status === 'interrupted')) return ExitCode.interrupted;
+  const failed = reports.find((r) => r.status === 'failed');
+  if (failed) {
+    console.error(
+      `txbench: ${failed.failure ?? 'the run failed'}; the results above cover what was measured`,
+    );
+    return ExitCode.database;
+  }
+  return ExitCode.ok;
+}

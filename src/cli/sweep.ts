@@ -1,0 +1,135 @@
+import { spawnSync } from 'node:child_process';
+import { DatabaseError, ExitCode, UsageError } from '../errors.js';
+import { formatScaling } from '../report/scaling.js';
+import { RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
+import { DISCLAIMER, type RunReport, type TpccRun } from '../run/tpcc-run.js';
+import type { Target } from '../targets/target.js';
+import { tpccDialectFor } from '../workloads/tpcc/tpcc-dialect.js';
+import { parseCommand } from './args.js';
+import { parseRunOptions, RUN_FLAGS } from './run.js';
+import {
+  DEFAULT_RUN_WAREHOUSES,
+  exitCodeOf,
+  loadIfEmpty,
+  newRun,
+  progressListener,
+  saveResults,
+  withInterrupt,
+  withoutHistograms,
+} from './run-session.js';
+import { targetOptionsFrom, withTargets } from './target.js';
+
+export const SWEEP_HELP = `txbench sweep --set NAME=V1,V2,... [run options]
+
+Runs the same measurement once per value of a server setting, and prints TPS and response time
+against the setting. PostgreSQL: ALTER SYSTEM, then a reload, or a restart when the setting needs
+one (the embedded server restarts itself; another server needs --restart-cmd). MySQL/MariaDB:
+SET GLOBAL (e.g. innodb_buffer_pool_size). SQL Server: sp_configure (e.g. 'max server memory').
+  --set NAME=V1,V2   the setting and its values (required), e.g. shared_buffers=256MB,1GB
+  --restart-cmd CMD  shell command that restarts an external server (when the setting needs it)
+  every \`txbench run\` option applies to each value`;
+
+export async function sweepCommand(argv: string[]): Promise<number> {
+  const { values } = parseCommand('sweep', argv, {
+    ...RUN_FLAGS,
+    set: { type: 'string' },
+    'restart-cmd': { type: 'string' },
+  });
+  if (values.help) {
+    console.log(SWEEP_HELP);
+    return 0;
+  }
+  const m = /^([A-Za-z_][\w.]*)=(.+)$/.exec(values.set ?? '');
+  if (!m)
+    throw new UsageError('--set needs NAME=V1,V2,...; e.g. `txbench sweep --set shared_buffers=256MB,1GB`');
+  const setting = m[1]!;
+  const settingValues = m[2]!
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  const options = parseRunOptions(values);
+  const list = targetOptionsFrom(argv);
+  if (list.length > 1) throw new UsageError('a sweep drives one target; give one --db or --data-dir');
+  return withTargets(list, { create: true }, async ([target]) => {
+    await loadIfEmpty(target!, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
+    const runDir = await RunDirectory.create(values.out ?? 'results', new Date());
+    const startedAt = new Date().toISOString();
+    const reports: { value: string; report: RunReport }[] = [];
+    let current: TpccRun | undefined;
+    await withInterrupt(
+      () => (current ? [current] : []),
+      async () => {
+        for (const value of settingValues) {
+          await applySetting(target!, setting, value, values['restart-cmd']);
+          current = newRun(target!, options, progressListener(`[${setting}=${value}] `, runDir));
+          const report = await current.run();
+          reports.push({ value, report });
+          if (report.status !== 'completed') break;
+        }
+      },
+    );
+    console.log(
+      formatScaling(
+        setting,
+        reports.map((r) => ({ label: r.value, summary: r.report.summary })),
+        `${setting} was left at ${reports.at(-1)?.value ?? 'its old value'}`,
+      ),
+    );
+    await saveResults(runDir, values.json, {
+      schemaVersion: RUN_SCHEMA_VERSION,
+      kind: 'sweep',
+      status: reports.find((r) => r.report.status !== 'completed')?.report.status ?? 'completed',
+      startedAt,
+      endedAt: new Date().toISOString(),
+      disclaimer: DISCLAIMER,
+      config: { target: target!.spec.label, setting, values: settingValues },
+      sweep: reports.map((r) => ({
+        setting,
+        value: r.value,
+        summary: r.report.summary,
+        report: withoutHistograms(r.report),
+      })),
+    });
+    const code = exitCodeOf(reports.map((r) => r.report));
+    return reports.length < settingValues.length && code === ExitCode.ok ? ExitCode.interrupted : code;
+  });
+}
+
+/** Sets the value on the server and makes it take effect (reload, or restart when it must). */
+async function applySetting(target: Target, name: string, value: string, restartCmd?: string): Promise<void> {
+  const { dialect } = await tpccDialectFor(target.url);
+  if (!dialect.applySetting) throw new UsageError(`sweeps are not available for ${dialect.name}`);
+  const db = await dialect.connect(target.url, { max: 1 });
+  let outcome: 'applied' | 'restart';
+  try {
+    outcome = await dialect.applySetting(db, name, value);
+  } finally {
+    await db.close();
+  }
+  if (outcome === 'applied') return;
+  console.error(`${name}=${value} needs a server restart; restarting`);
+  if (target.restart) return target.restart();
+  if (!restartCmd) {
+    throw new UsageError(
+      `${name} takes effect only after a server restart; give --restart-cmd 'COMMAND' that restarts it`,
+    );
+  }
+  const result = spawnSync(restartCmd, { shell: true, stdio: 'inherit' });
+  if (result.status !== 0)
+    throw new DatabaseError(`--restart-cmd exited with ${result.status ?? result.signal}; fix the command`);
+  await waitUntilReachable(target.url);
+}
+
+async function waitUntilReachable(url: string): Promise<void> {
+  const { dialect } = await tpccDialectFor(url);
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      await (await dialect.connect(url, { max: 1 })).close();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}

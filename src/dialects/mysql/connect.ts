@@ -1,0 +1,107 @@
+/**
+ * mysql2 pools and connections from a txbench URL. This is the only module that loads mysql2, and
+ * it is only imported once a mysql:// or mariadb:// URL is used.
+ */
+import { readFileSync } from 'node:fs';
+import mysql from 'mysql2/promise';
+import type { Connection, ConnectionOptions, Pool, SslOptions } from 'mysql2/promise';
+import { DatabaseError, UsageError } from '../../errors.js';
+import { describeConnectionError, parseServerVersion, versionProblem, type ServerVersion } from './errors.js';
+import { parseMysqlUrl, serverAddress, type MysqlSettings, type MysqlTls } from './url.js';
+
+export type { Connection, Pool };
+
+/** mysql2's options for the settings a URL gave; `extra` adds per-use options (multi-statements, LOCAL INFILE). */
+export function connectionOptions(s: MysqlSettings, extra: ConnectionOptions = {}): ConnectionOptions {
+  return {
+    host: s.host,
+    port: s.port,
+    socketPath: s.socketPath,
+    user: s.user,
+    password: s.password,
+    database: s.database,
+    ssl: s.tls === undefined ? undefined : sslOptions(s.tls),
+    connectTimeout: s.connectTimeoutMs,
+    // Money stays exact: DECIMAL arrives as a string; dates as text, which nothing here parses.
+    decimalNumbers: false,
+    dateStrings: true,
+    supportBigNumbers: true,
+    charset: 'utf8mb4',
+    ...extra,
+  };
+}
+
+function sslOptions(tls: MysqlTls): SslOptions {
+  const read = (file: string | undefined, what: string): Buffer | undefined => {
+    if (file === undefined) return undefined;
+    try {
+      return readFileSync(file);
+    } catch (err) {
+      throw new UsageError(`cannot read the TLS ${what} file ${file}: ${(err as Error).message}`);
+    }
+  };
+  return {
+    rejectUnauthorized: tls.verifyCertificate,
+    verifyIdentity: tls.verifyHostname,
+    ca: read(tls.caFile, 'CA'),
+    cert: read(tls.certFile, 'certificate'),
+    key: read(tls.keyFile, 'key'),
+  };
+}
+
+/** A lazy pool of `size` connections (the URL's pool_size wins). */
+export function openPool(s: MysqlSettings, size: number, extra: ConnectionOptions = {}): Pool {
+  return mysql.createPool({
+    ...connectionOptions(s, extra),
+    connectionLimit: s.poolSize ?? size,
+    waitForConnections: true,
+    maxIdle: s.poolSize ?? size,
+    idleTimeout: 0,
+    queueLimit: 0,
+  });
+}
+
+/** One connection, open, or a one-line DatabaseError saying why not. */
+export async function openConnection(s: MysqlSettings, extra: ConnectionOptions = {}): Promise<Connection> {
+  try {
+    return await mysql.createConnection(connectionOptions(s, extra));
+  } catch (err) {
+    throw describeConnectionError(err, s);
+  }
+}
+
+/** Checks the server is a MySQL 8.0+ or MariaDB 10.5+ and says which one it is. */
+export async function checkServer(
+  run: (sql: string) => Promise<unknown>,
+  s: MysqlSettings,
+): Promise<ServerVersion> {
+  let text: string;
+  try {
+    const rows = (await run('select version() as v')) as { v?: unknown }[];
+    text = String(rows[0]?.v ?? '');
+  } catch (err) {
+    throw describeConnectionError(err, s);
+  }
+  const version = parseServerVersion(text);
+  const problem = versionProblem(version, serverAddress(s));
+  if (problem) throw problem;
+  return version;
+}
+
+/** Opens a pool, proves it works with one round trip and checks the server's kind and version. */
+export async function connectChecked(
+  url: string,
+  size: number,
+): Promise<{ pool: Pool; settings: MysqlSettings }> {
+  const settings = parseMysqlUrl(url);
+  const pool = openPool(settings, size);
+  try {
+    await checkServer(async (sql) => (await pool.query(sql))[0], settings);
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw err instanceof DatabaseError || err instanceof UsageError
+      ? err
+      : describeConnectionError(err, settings);
+  }
+  return { pool, settings };
+}

@@ -1,0 +1,57 @@
+import type { Db, Dialect, Row, SqlFlavor } from '../dialect.js';
+import { openMysqlBulkLoader } from './bulk.js';
+import { connectChecked, type Pool } from './connect.js';
+import { classifyMysqlError, parseServerVersion } from './errors.js';
+
+/** A Db over a mysql2 pool: text protocol, `?` placeholders filled in by the driver. */
+export function mysqlDb(pool: Pool): Db {
+  return {
+    async query<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+      const [result] = await pool.query(text, params as unknown[]);
+      return Array.isArray(result) ? (result as unknown as T[]) : [];
+    },
+    close: () => pool.end(),
+  };
+}
+
+export const mysqlSqlFlavor: SqlFlavor = {
+  distinct: (a, b) => `not (${a} <=> ${b})`,
+  length: (e) => `char_length(${e})`,
+  intDiv: (a, b) => `((${a}) div (${b}))`,
+  concat: (...parts) => `concat(${parts.join(', ')})`,
+  param: () => '?',
+};
+
+export const mysqlDialect: Dialect = {
+  name: 'mysql',
+  capabilities: { procedures: true, concurrentWriters: true },
+  sql: mysqlSqlFlavor,
+  async connect(url, { max }) {
+    return mysqlDb((await connectChecked(url, max)).pool);
+  },
+  openBulkLoader: (url) => openMysqlBulkLoader(url),
+  classify: classifyMysqlError,
+  async tableExists(db, table) {
+    const [row] = await db.query<{ n: number }>(
+      'select count(*) as n from information_schema.tables where table_schema = database() and table_name = ?',
+      [table],
+    );
+    return Number(row?.n ?? 0) > 0;
+  },
+  async serverInfo(db) {
+    const [row] = await db.query<{ v: string }>('select version() as v');
+    const v = parseServerVersion(row?.v ?? '');
+    return { product: v.product, version: v.version };
+  },
+  async serverTransactions(db) {
+    try {
+      const rows = await db.query<{ Variable_name: string; Value: string }>(
+        "show global status where variable_name in ('Com_commit', 'Com_rollback')",
+      );
+      if (rows.length === 0) return undefined;
+      return rows.reduce((sum, r) => sum + Number(r.Value), 0);
+    } catch {
+      return undefined;
+    }
+  },
+};

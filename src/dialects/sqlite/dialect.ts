@@ -1,0 +1,134 @@
+/**
+ * SQLite through better-sqlite3: one file, one writer at a time. The driver is synchronous, so a
+ * "pool" is one connection and every query runs to completion when called; the promises only
+ * keep the interface. Capabilities say so: no concurrent writers, no procedures.
+ */
+import type { BulkLoader, Db, Dialect, Row } from '../dialect.js';
+import { parseCopyText } from './copy-text.js';
+import {
+  closeSqlite,
+  openSqlite,
+  type OpenedSqlite,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from './connect.js';
+import { classifySqliteError } from './errors.js';
+
+/** A Db over one connection. Statements that return rows (SELECT, PRAGMA, RETURNING) give them. */
+export function sqliteDb(opened: OpenedSqlite): Db {
+  const { db } = opened;
+  return {
+    query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+      try {
+        // EXPERIMENT (remove): clustered tables for composite keys.
+        if (
+          process.env.TXBENCH_SQLITE_WITHOUT_ROWID === '1' &&
+          /^create table .*primary key \([^)]*,/s.test(sql)
+        )
+          sql = `${sql} without rowid`;
+        const statement = db.prepare(sql);
+        if (statement.reader) return Promise.resolve(statement.all(params) as T[]);
+        statement.run(params);
+        return Promise.resolve([]);
+      } catch (err) {
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    },
+    close: async () => closeSqlite(opened),
+  };
+}
+
+/** SQLite's limit on bound parameters per statement in this build (SQLITE_MAX_VARIABLE_NUMBER). */
+const MAX_PARAMETERS = 32_766;
+/** Rows per multi-row INSERT: past a few dozen, longer statements stop paying (measured). */
+const ROWS_PER_INSERT = 64;
+/** Loader chunks per transaction (256 KiB each): bounds the WAL without a commit per chunk. */
+const CHUNKS_PER_TRANSACTION = 64;
+
+/** Bulk load by multi-row INSERTs of the parsed COPY text, many chunks to a transaction. */
+export function sqliteBulkLoader(opened: OpenedSqlite): BulkLoader {
+  const { db } = opened;
+  return {
+    async load(table, columns, chunks) {
+      const width = columns.length;
+      const perStatement = Math.max(1, Math.min(ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / width)));
+      const many = db.prepare(insertStatement(table, columns, perStatement));
+      const one = db.prepare(insertStatement(table, columns, 1));
+      const insert = (values: (string | null)[], rows: number): void => {
+        let row = 0;
+        for (; row + perStatement <= rows; row += perStatement)
+          many.run(values.slice(row * width, (row + perStatement) * width));
+        for (; row < rows; row++) one.run(values.slice(row * width, (row + 1) * width));
+      };
+      let rest = '';
+      let inTransaction = 0;
+      try {
+        for (const chunk of chunks) {
+          if (inTransaction === 0) db.exec('begin immediate');
+          const parsed = parseCopyText(rest + chunk.toString('latin1'), width);
+          rest = parsed.rest;
+          insert(parsed.values, parsed.rows);
+          if (++inTransaction === CHUNKS_PER_TRANSACTION) {
+            db.exec('commit');
+            inTransaction = 0;
+          }
+        }
+        if (rest !== '') {
+          if (inTransaction === 0) db.exec('begin immediate');
+          inTransaction++;
+          const parsed = parseCopyText(`${rest}\n`, width);
+          insert(parsed.values, parsed.rows);
+        }
+        if (inTransaction > 0) db.exec('commit');
+      } catch (err) {
+        if (db.inTransaction) db.exec('rollback');
+        throw err;
+      }
+    },
+    close: async () => closeSqlite(opened),
+  };
+}
+
+export function insertStatement(table: string, columns: readonly string[], rows: number): string {
+  const row = `(${columns.map(() => '?').join(', ')})`;
+  return `insert into ${table} (${columns.join(', ')}) values ${Array.from({ length: rows }, () => row).join(', ')}`;
+}
+
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
+  capabilities: { procedures: false, concurrentWriters: false },
+  sql: {
+    distinct: (a, b) => `${a} is not ${b}`,
+    length: (e) => `length(${e})`,
+    // Both operands are integers in every use, so SQLite's / truncates as wanted.
+    intDiv: (a, b) => `(${a}) / (${b})`,
+    concat: (...parts) => parts.join(' || '),
+    // better-sqlite3 binds arrays to anonymous parameters only, in order of appearance.
+    param: () => '?',
+  },
+  async connect(url) {
+    return sqliteDb(openSqlite(url, { create: true }));
+  },
+  async openBulkLoader(url) {
+    // NORMAL in WAL mode syncs at checkpoints only; a load cut short is detected and redone anyway.
+    const opened = openSqlite(url, { create: false, synchronous: 'normal' });
+    if (opened.location.options.synchronous === 'off') opened.db.pragma('synchronous = OFF');
+    return sqliteBulkLoader(opened);
+  },
+  classify: classifySqliteError,
+  async tableExists(db, table) {
+    const rows = await db.query(
+      "select 1 as x from sqlite_master where type in ('table', 'view') and name = ? collate nocase",
+      [table],
+    );
+    return rows.length > 0;
+  },
+  async serverInfo(db) {
+    const [row] = await db.query<{ v: string }>('select sqlite_version() as v');
+    return { product: 'SQLite', version: row?.v ?? 'unknown' };
+  },
+  // No server counts transactions for SQLite: the summary shows TPM as n/a.
+  serverTransactions: async () => undefined,
+};
+
+export type { SqliteDatabase, SqliteStatement };

@@ -1,0 +1,66 @@
+/**
+ * Several targets driven at once, added up the way the reviews do: TPS and tpmC summed, response
+ * time over every transaction of every target (histograms merged, not averages averaged), and the
+ * spread across targets.
+ */
+import { decodeHistogram, latencyMs, newHistogram, type LatencyMs } from '../metrics/histogram.js';
+import type { RunReport } from './tpcc-run.js';
+
+export interface AggregateSummary {
+  targets: number;
+  windowSeconds: number;
+  transactions: number;
+  tps: number;
+  tpmC: number;
+  nopm: number | null;
+  tpm: number | null;
+  responseMs: LatencyMs;
+  errors: number;
+  spread: { minTps: number; maxTps: number; maxOverMin: number | null };
+}
+
+const round = (x: number, digits = 2): number => Math.round(x * 10 ** digits) / 10 ** digits;
+const sumOrNull = (xs: (number | null)[]): number | null =>
+  xs.some((x) => x === null)
+    ? null
+    : round(
+        xs.reduce<number>((a, x) => a + (x ?? 0), 0),
+        1,
+      );
+
+export function aggregate(reports: readonly RunReport[]): AggregateSummary {
+  const all = newHistogram();
+  for (const r of reports)
+    for (const encoded of Object.values(r.histograms)) all.add(decodeHistogram(encoded));
+  const tps = reports.map((r) => r.summary.tps);
+  const minTps = Math.min(...tps);
+  const maxTps = Math.max(...tps);
+  return {
+    targets: reports.length,
+    windowSeconds: Math.max(...reports.map((r) => r.summary.windowSeconds)),
+    transactions: reports.reduce((a, r) => a + r.summary.transactions, 0),
+    tps: round(tps.reduce((a, b) => a + b, 0)),
+    tpmC: reports.reduce((a, r) => a + r.summary.tpmC, 0),
+    nopm: sumOrNull(reports.map((r) => r.summary.nopm)),
+    tpm: sumOrNull(reports.map((r) => r.summary.tpm)),
+    responseMs: latencyMs(all),
+    errors: reports.reduce((a, r) => a + r.summary.errors, 0),
+    spread: { minTps, maxTps, maxOverMin: minTps > 0 ? round(maxTps / minTps, 4) : null },
+  };
+}
+
+/**
+ * The knee of a user-count scaling curve: the last step before throughput stops growing at least
+ * half as fast as the users do. Undefined while every step still scales.
+ */
+export function kneeOf(steps: readonly { users: number; tps: number }[]): number | undefined {
+  for (let i = 1; i < steps.length; i++) {
+    const prev = steps[i - 1]!;
+    const cur = steps[i]!;
+    if (prev.tps <= 0 || prev.users <= 0) continue;
+    const userGrowth = cur.users / prev.users - 1;
+    const tpsGrowth = cur.tps / prev.tps - 1;
+    if (userGrowth > 0 && tpsGrowth < 0.5 * userGrowth) return prev.users;
+  }
+  return undefined;
+}

@@ -82,11 +82,22 @@ export class MssqlTpccExecutor implements TpccExecutor {
         for (const c of held) pool.release(c);
       }
       if (options.procedures) await installProcedures(mssqlDb(sql, pool), target.database);
-      return new MssqlTpccExecutor(sql, pool, connections, ctx, options.procedures);
+      return MssqlTpccExecutor.onPool(sql, pool, connections, ctx, options.procedures);
     } catch (err) {
       await pool.close().catch(() => undefined);
       throw err instanceof TxbenchError ? err : describeConnectionError(err, target);
     }
+  }
+
+  /** An executor over a pool that is already open (and, in procedure mode, has the procedures). */
+  static onPool(
+    sql: MssqlModule,
+    pool: MssqlPool,
+    connections: number,
+    ctx: RunInputContext,
+    procedures: boolean,
+  ): MssqlTpccExecutor {
+    return new MssqlTpccExecutor(sql, pool, connections, ctx, procedures);
   }
 
   classify(err: unknown): ErrorClass {

@@ -2,7 +2,7 @@
  * What `run`, `steps` and `sweep` share: loading when empty, one measurement on a target with live
  * progress, Ctrl-C handling for every run in flight, and writing the results.
  */
-import { ExitCode } from '../errors.js';
+import { ExitCode, UsageError } from '../errors.js';
 import { formatLoadResult, loadProgressPrinter } from '../report/load-progress.js';
 import { formatInterval, formatRunHeader } from '../report/run-summary.js';
 import { RunDirectory, writeJson } from '../results/run-dir.js';
@@ -13,10 +13,18 @@ import { schemaStateAt } from '../workloads/tpcc/meta.js';
 
 export const DEFAULT_RUN_WAREHOUSES = 2;
 
-/** The main job on a fresh machine: load a small scale when nothing is loaded yet. */
+/**
+ * The main job on a fresh machine: txbench's own embedded server gets a small scale loaded when
+ * nothing is there yet. Someone else's database is never written to uninvited: it must be loaded.
+ */
 export async function loadIfEmpty(target: Target, warehouses: number): Promise<void> {
   const state = await schemaStateAt(target.url);
   if (state.kind !== 'empty') return;
+  if (target.spec.kind === 'url') {
+    throw new UsageError(
+      `nothing is loaded in ${target.spec.label}; run \`txbench load --db URL --warehouses N\` first`,
+    );
+  }
   console.error(`nothing loaded in ${target.spec.label}; loading ${warehouses} warehouses first`);
   const result = await loadTpcc(target.url, { warehouses }, loadProgressPrinter(process.stderr));
   if (process.stderr.isTTY) process.stderr.write('\n');

@@ -397,5 +397,21 @@ describe('txbench run (the CLI)', () => {
         await empty.end({ timeout: 5 });
       }
     });
+
+    it('run against an empty external database exits 2, says to load first, and writes nothing', async () => {
+      const emptyUrl = withDatabase(pg.url, 'empty');
+      const r = await runCli(['run', '--db', emptyUrl, '--duration', '2s'], 30_000);
+      expect(r.code, JSON.stringify(r)).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/^txbench run: nothing is loaded .*txbench load/);
+      const empty = postgres(emptyUrl, { max: 1, onnotice: () => undefined });
+      try {
+        const [row] = await empty<{ n: number }[]>`
+          select count(*)::int as n from pg_tables where schemaname = 'public'`;
+        expect(row!.n).toBe(0);
+      } finally {
+        await empty.end({ timeout: 5 });
+      }
+    });
   });
 });

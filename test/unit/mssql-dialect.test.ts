@@ -231,3 +231,20 @@ describe('mssqlDialect', () => {
     expect(sql.Numeric(12, 2)).toMatchObject({ precision: 12, scale: 2 });
   });
 });
+
+describe('mssqlDialect settings for sweeps', () => {
+  it('applies a setting through sp_configure with RECONFIGURE and says no restart is needed', async () => {
+    const calls: { sql: string; params: readonly unknown[] | undefined }[] = [];
+    const db = {
+      query: async (sql: string, params?: readonly unknown[]) => {
+        calls.push({ sql, params });
+        return [];
+      },
+      close: async () => undefined,
+    };
+    const { mssqlDialect } = await import('../../src/dialects/mssql/dialect.js');
+    expect(await mssqlDialect.applySetting!(db, 'max server memory (MB)', '8192')).toBe('applied');
+    expect(calls[0]!.sql).toMatch(/sp_configure @p1, @p2; reconfigure/);
+    expect(calls[0]!.params).toEqual(['max server memory (MB)', 8192]);
+  });
+});

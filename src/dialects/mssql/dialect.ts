@@ -186,4 +186,20 @@ export const mssqlDialect: Dialect = {
       return undefined;
     }
   },
+  async settings(db) {
+    const rows = await db.query<{ name: string; value: unknown }>(
+      `select name, value_in_use as value from sys.configurations where name in
+        ('max server memory (MB)', 'min server memory (MB)', 'max degree of parallelism', 'recovery interval (min)')`,
+    );
+    return Object.fromEntries(rows.map((r) => [r.name, String(r.value)]));
+  },
+  /** sp_configure options (e.g. 'max server memory (MB)') take effect with RECONFIGURE, no restart. */
+  async applySetting(db, name, value) {
+    await db.query(
+      `exec sp_configure 'show advanced options', 1; reconfigure;
+      exec sp_configure @p1, @p2; reconfigure;`,
+      [name, Number(value)],
+    );
+    return 'applied';
+  },
 };

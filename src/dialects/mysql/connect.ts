@@ -1,9 +1,8 @@
 /**
  * mysql2 pools and connections from a txbench URL. This is the only module that loads mysql2, and
- * it is only imported once a mysql:// or mariadb:// URL is used.
+ * only when the first connection is opened: importing the dialect costs nothing.
  */
 import { readFileSync } from 'node:fs';
-import mysql from 'mysql2/promise';
 import type { Connection, ConnectionOptions, Pool, SslOptions } from 'mysql2/promise';
 import { DatabaseError, UsageError } from '../../errors.js';
 import { describeConnectionError, parseServerVersion, versionProblem, type ServerVersion } from './errors.js';
@@ -49,8 +48,18 @@ function sslOptions(tls: MysqlTls): SslOptions {
   };
 }
 
+type Driver = typeof import('mysql2/promise');
+let driver: Promise<Driver> | undefined;
+
+/** mysql2, loaded on first use. */
+function mysql2(): Promise<Driver> {
+  driver ??= import('mysql2/promise').then((m) => (m as { default?: Driver }).default ?? m);
+  return driver;
+}
+
 /** A lazy pool of `size` connections (the URL's pool_size wins). */
-export function openPool(s: MysqlSettings, size: number, extra: ConnectionOptions = {}): Pool {
+export async function openPool(s: MysqlSettings, size: number, extra: ConnectionOptions = {}): Promise<Pool> {
+  const mysql = await mysql2();
   return mysql.createPool({
     ...connectionOptions(s, extra),
     connectionLimit: s.poolSize ?? size,
@@ -63,11 +72,18 @@ export function openPool(s: MysqlSettings, size: number, extra: ConnectionOption
 
 /** One connection, open, or a one-line DatabaseError saying why not. */
 export async function openConnection(s: MysqlSettings, extra: ConnectionOptions = {}): Promise<Connection> {
+  const mysql = await mysql2();
+  const options = connectionOptions(s, extra);
+  let conn: Connection;
   try {
-    return await mysql.createConnection(connectionOptions(s, extra));
+    conn = await mysql.createConnection(options);
   } catch (err) {
     throw describeConnectionError(err, s);
   }
+  // A connection that dies while idle emits 'error', which would end the process unheard; the
+  // next statement on it fails with a fatal error instead, which the caller classifies.
+  conn.on('error', () => undefined);
+  return conn;
 }
 
 /** Checks the server is a MySQL 8.0+ or MariaDB 10.5+ and says which one it is. */
@@ -94,7 +110,7 @@ export async function connectChecked(
   size: number,
 ): Promise<{ pool: Pool; settings: MysqlSettings }> {
   const settings = parseMysqlUrl(url);
-  const pool = openPool(settings, size);
+  const pool = await openPool(settings, size);
   try {
     await checkServer(async (sql) => (await pool.query(sql))[0], settings);
   } catch (err) {

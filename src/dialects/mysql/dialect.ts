@@ -2,6 +2,7 @@ import type { Db, Dialect, Row, SqlFlavor } from '../dialect.js';
 import { openMysqlBulkLoader } from './bulk.js';
 import { connectChecked, type Pool } from './connect.js';
 import { classifyMysqlError, parseServerVersion } from './errors.js';
+import { applyMysqlSetting, mysqlDataDirectory, mysqlSettings } from './settings.js';
 
 /** A Db over a mysql2 pool: text protocol, `?` placeholders filled in by the driver. */
 export function mysqlDb(pool: Pool): Db {
@@ -54,4 +55,7 @@ export const mysqlDialect: Dialect = {
       return undefined;
     }
   },
+  settings: mysqlSettings,
+  dataDirectory: mysqlDataDirectory,
+  applySetting: applyMysqlSetting,
 };

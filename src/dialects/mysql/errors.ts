@@ -43,8 +43,12 @@ export const ER = {
   DB_ACCESS_DENIED: 1044,
   TABLE_ACCESS_DENIED: 1142,
   PROC_ACCESS_DENIED: 1370,
+  /** "You need (at least one of) the SUPER privilege(s)…". */
+  SPECIFIC_ACCESS_DENIED: 1227,
   BINLOG_ROUTINE_NEEDS_SUPER: 1419,
   SP_ALREADY_EXISTS: 1304,
+  /** "Variable … is a read only variable" (SET GLOBAL of a startup-only setting). */
+  READ_ONLY_VARIABLE: 1238,
   /** LOAD DATA LOCAL refused: MariaDB/older MySQL, MySQL 8, MariaDB's capability error. */
   LOCAL_INFILE_REFUSED: [1148, 3948, 4166] as readonly number[],
 } as const;
@@ -108,7 +112,7 @@ export function describeConnectionError(err: unknown, s: MysqlSettings): Databas
   }
   if (n === ER.DB_ACCESS_DENIED) {
     return new DatabaseError(
-      `${s.user} may not use database "${s.database}" at ${where}; grant it (grant all on ${s.database}.* to ...) or name another in --db`,
+      `${s.user} may not use database "${s.database}" at ${where} (it does not exist, or ${s.user} has no privileges on it); create it and grant all on ${s.database}.* to ${s.user}, or name another in --db`,
     );
   }
   if (n === ER.TOO_MANY_CONNECTIONS) {

@@ -7,8 +7,10 @@
  * verify-full`), as the MySQL client does (`ssl-mode=DISABLED|PREFERRED|REQUIRED|VERIFY_CA|
  * VERIFY_IDENTITY`) or as a switch (`ssl=true`, which verifies the certificate and host name), with
  * `sslca`, `sslcert` and `sslkey` naming PEM files; `pool_size` (alias `connectionLimit`, `max`)
- * for the pool; `connect_timeout` in seconds; `socket` for a Unix socket. The password may come from
- * MYSQL_PWD instead of the URL. Anything else is refused, so a misspelt option is not silently lost.
+ * for the pools of load, check and the run's monitor (a run's own connections are `--connections`,
+ * as for PostgreSQL); `connect_timeout` in seconds; `socket` for a Unix socket. The password may
+ * come from MYSQL_PWD instead of the URL. Anything else is refused, so a misspelt option is not
+ * silently lost.
  */
 import { UsageError } from '../../errors.js';
 import { redactUrl } from '../../util/redact.js';

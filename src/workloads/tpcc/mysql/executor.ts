@@ -190,7 +190,8 @@ export class MysqlTpccExecutor implements TpccExecutor {
     const [readResult] = await conn.query(Q.newOrderRead(w, d, c, distinctItems, [...stockKeys.values()]));
     const [headerRows, itemRows, stockRows] = rowSets(readResult);
     const header = headerRows?.[0];
-    if (header === undefined) throw new Error(`New-Order found no district or customer for (${w}, ${d}, ${c})`);
+    if (header === undefined)
+      throw new Error(`New-Order found no district or customer for (${w}, ${d}, ${c})`);
 
     const priceCents = new Map<number, number>();
     for (const row of itemRows ?? []) priceCents.set(row.i_id as number, toCents(row.i_price));
@@ -207,8 +208,10 @@ export class MysqlTpccExecutor implements TpccExecutor {
     const orderLines: Q.OrderLineValues[] = [];
     for (let k = 0; k < lines; k++) {
       const price = priceCents.get(itemIds[k]!);
+      if (price === undefined) continue;
       const s = stock.get(supplyWarehouses[k]! * 1_000_000 + itemIds[k]!);
-      if (price === undefined || s === undefined) continue;
+      if (s === undefined)
+        throw new Error(`New-Order found no stock row (${supplyWarehouses[k]}, ${itemIds[k]})`);
       const q = quantities[k]!;
       const ch = s.change;
       ch.quantity = ch.quantity >= q + 10 ? ch.quantity - q : ch.quantity - q + 91;
@@ -227,14 +230,12 @@ export class MysqlTpccExecutor implements TpccExecutor {
     const changes = [...stock.values()].map((s) => s.change).filter((ch) => ch.orders > 0);
     if (priceCents.size < distinctItems.length) {
       // The 1% that roll back on purpose are complete transactions; anything else is an error.
-      await conn.query(Q.newOrderRollback(changes));
+      await conn.query(Q.newOrderRollback(w, d, changes));
       if (input.rollback) return;
       throw new Error('New-Order found item numbers missing from ITEM');
     }
     if (input.rollback) throw new Error('New-Order found the unused item number in ITEM');
-    await conn.query(
-      Q.newOrderWrite(w, d, c, header.o_id as number, input.remoteLines === 0, changes, orderLines),
-    );
+    await conn.query(Q.newOrderWrite(w, d, c, input.remoteLines === 0, changes, orderLines));
   }
 
   private async newOrderCall(conn: Connection, w: number, input: NewOrderInput): Promise<void> {
@@ -244,7 +245,9 @@ export class MysqlTpccExecutor implements TpccExecutor {
     const rolledBack = Number(row.rolled_back) === 1;
     if (rolledBack !== input.rollback) {
       throw new Error(
-        rolledBack ? 'New-Order found item numbers missing from ITEM' : 'New-Order found the unused item number in ITEM',
+        rolledBack
+          ? 'New-Order found item numbers missing from ITEM'
+          : 'New-Order found the unused item number in ITEM',
       );
     }
   }

@@ -2,16 +2,17 @@
  * The client-side SQL of the five transactions for MySQL/MariaDB, as multi-statement batches.
  *
  * mysql2 has no pipelining, so each round trip carries a whole batch of statements (the connection
- * runs with multipleStatements): a New-Order is two round trips (claim the number and lock its
- * stock; then write), the other four one each. Values are written into the text by the literal
+ * runs with multipleStatements): a New-Order is two round trips (read and lock its stock; then
+ * claim the order number and write), the other four one each. Values are written into the text by the literal
  * helpers below, which accept only integers, cents and plain strings; nothing typed by a user ever
  * reaches them. Session variables (`@c`, `@o1`…) carry a value from one statement to the next
  * inside a batch and are assigned afresh by every batch that reads them.
  *
  * Locking (READ COMMITTED for the writers, as the executor sets it):
- * - New-Order: the district row by its UPDATE (order numbers), then its stock rows in key order by
- *   one SELECT … FOR UPDATE (ordered range scans of the primary key), so two New-Orders cannot
- *   deadlock on stock; the new quantities are computed from the locked values.
+ * - New-Order: its stock rows in key order by one SELECT … FOR UPDATE (an ordered range scan of the
+ *   primary key), so two New-Orders cannot deadlock on stock, and the new quantities are computed
+ *   from the locked values; then, in the second round trip, the district row by its UPDATE (order
+ *   numbers), so the hottest row is held only while the server runs that last batch.
  * - Payment: customer, district, warehouse, always in that order (the warehouse row, the hottest,
  *   is held for the shortest time), each by an UPDATE that adds to the current value.
  * - Delivery: per district the oldest NEW-ORDER row by SELECT … ORDER BY … LIMIT 1 FOR UPDATE; a
@@ -33,9 +34,10 @@ export function cents(c: number): string {
   return c < 0 ? `-${centsToDecimal(-c)}` : centsToDecimal(c);
 }
 
-/** A string literal. Only plain printable text is accepted, so the result is the same under any sql_mode. */
+/** A string literal. Only printable ASCII without backslashes is accepted, so it reads the same under any sql_mode. */
 export function str(s: string): string {
-  if (/[\\\x00-\x1f]/.test(s)) throw new TypeError('refusing a string with backslashes or control characters');
+  if (/[^\x20-\x7e]|\\/.test(s))
+    throw new TypeError('refusing a string with backslashes or non-printable characters');
   return `'${s.replace(/'/g, "''")}'`;
 }
 
@@ -63,7 +65,11 @@ function stockKeys(keys: readonly { w: number; i: number }[]): string {
   return `(s_w_id, s_i_id) in (${sorted.map((k) => `(${int(k.w)}, ${int(k.i)})`).join(', ')})`;
 }
 
-/** Round trip 1 of New-Order: claim the order number, read taxes and customer, items, and lock the stock rows. */
+/**
+ * Round trip 1 of New-Order: taxes and customer, the items, and the stock rows locked in key order.
+ * The district row is claimed only in round trip 2, so the hot row is never held across the
+ * client's think time between the two round trips (D_TAX never changes, so it is read here).
+ */
 export function newOrderRead(
   w: number,
   d: number,
@@ -73,8 +79,7 @@ export function newOrderRead(
 ): string {
   return [
     'start transaction',
-    `update district set d_next_o_id = d_next_o_id + 1 where d_w_id = ${int(w)} and d_id = ${int(d)}`,
-    `select d.d_next_o_id - 1 as o_id, d.d_tax, w.w_tax, c.c_discount, c.c_last, c.c_credit
+    `select d.d_tax, w.w_tax, c.c_discount, c.c_last, c.c_credit
       from district d, warehouse w, customer c
       where d.d_w_id = ${int(w)} and d.d_id = ${int(d)} and w.w_id = ${int(w)}
         and c.c_w_id = ${int(w)} and c.c_d_id = ${int(d)} and c.c_id = ${int(c)}`,
@@ -82,6 +87,14 @@ export function newOrderRead(
     `select s_w_id, s_i_id, s_quantity, s_data, ${distColumn(d)} as dist_info from stock
       where ${stockKeys(stock)} order by s_w_id, s_i_id for update`,
   ].join(';\n');
+}
+
+/** Takes the district's next order number into @o and increments it (the row stays locked until the end). */
+function claimOrderNumber(w: number, d: number): string[] {
+  return [
+    `update district set d_next_o_id = d_next_o_id + 1 where d_w_id = ${int(w)} and d_id = ${int(d)}`,
+    `set @o = (select d_next_o_id - 1 from district where d_w_id = ${int(w)} and d_id = ${int(d)})`,
+  ];
 }
 
 /** The STOCK update for all of an order's rows in one statement. */
@@ -105,19 +118,19 @@ export interface OrderLineValues {
   distInfo: string;
 }
 
-/** Round trip 2 of New-Order: stock, ORDER, NEW-ORDER and the lines, then commit. */
+/** Round trip 2 of New-Order: stock, the order number, ORDER, NEW-ORDER and the lines, then commit. */
 export function newOrderWrite(
   w: number,
   d: number,
   c: number,
-  oId: number,
   allLocal: boolean,
   changes: readonly StockChange[],
   lines: readonly OrderLineValues[],
 ): string {
-  const o = `${int(oId)}, ${int(d)}, ${int(w)}`;
+  const o = `@o, ${int(d)}, ${int(w)}`;
   return [
     stockUpdate(changes),
+    ...claimOrderNumber(w, d),
     `insert into orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
       values (${o}, ${int(c)}, now(6), null, ${int(lines.length)}, ${allLocal ? 1 : 0})`,
     `insert into new_order (no_o_id, no_d_id, no_w_id) values (${o})`,
@@ -129,19 +142,28 @@ export function newOrderWrite(
             `(${o}, ${int(l.number)}, ${int(l.i)}, ${int(l.supplyW)}, null, ${int(l.quantity)}, ${cents(l.amountCents)}, ${str(l.distInfo)})`,
         )
         .join(', ')}`,
+    'select @o as o_id',
     'commit',
   ].join(';\n');
 }
 
-/** The 1% with an unused item: the valid lines' stock is still updated, then everything is undone. */
-export function newOrderRollback(changes: readonly StockChange[]): string {
-  return changes.length > 0 ? `${stockUpdate(changes)};\nrollback` : 'do 0;\nrollback';
+/**
+ * The 1% with an unused item: the valid lines' stock is updated and the order number claimed, as
+ * in a complete New-Order, then everything is undone (D_NEXT_O_ID included).
+ */
+export function newOrderRollback(w: number, d: number, changes: readonly StockChange[]): string {
+  return [...(changes.length > 0 ? [stockUpdate(changes)] : []), ...claimOrderNumber(w, d), 'rollback'].join(
+    ';\n',
+  );
 }
 
-/** Sets @c to the customer at position ceil(n/2) of the n with this last name, by C_FIRST (clause 2.5.2.2). */
+/**
+ * Sets @c to the customer at position ceil(n/2) of the n with this last name, by C_FIRST (clause
+ * 2.5.2.2; C_ID breaks ties, as in the procedures, so both modes pick the same customer).
+ */
 export function customerByName(w: number, d: number, last: string): string {
   return `set @c = (select c_id from (
-      select c_id, row_number() over (order by c_first) as rn, count(*) over () as n
+      select c_id, row_number() over (order by c_first, c_id) as rn, count(*) over () as n
       from customer where c_w_id = ${int(w)} and c_d_id = ${int(d)} and c_last = ${str(last)}) x
     where rn = (n + 1) div 2)`;
 }
@@ -189,15 +211,15 @@ export function payment(p: PaymentValues): string {
 /** Order-Status in one round trip, on one snapshot: the customer, its newest order and that order's lines. */
 export function orderStatus(w: number, d: number, customer: { c: number } | { last: string }): string {
   const c = 'c' in customer ? int(customer.c) : '@c';
-  const district = `${int(w)} and o_d_id = ${int(d)}`;
+  const orderKey = `${int(w)} and o_d_id = ${int(d)}`;
   return [
     'set transaction isolation level repeatable read',
     'start transaction with consistent snapshot, read only',
     ...('last' in customer ? [customerByName(w, d, customer.last)] : []),
     `select c_id, c_balance, c_first, c_middle, c_last from customer
       where c_w_id = ${int(w)} and c_d_id = ${int(d)} and c_id = ${c}`,
-    `set @o = (select o_id from orders where o_w_id = ${district} and o_c_id = ${c} order by o_id desc limit 1)`,
-    `select o_id, o_entry_d, o_carrier_id from orders where o_w_id = ${district} and o_id = @o`,
+    `set @o = (select o_id from orders where o_w_id = ${orderKey} and o_c_id = ${c} order by o_id desc limit 1)`,
+    `select o_id, o_entry_d, o_carrier_id from orders where o_w_id = ${orderKey} and o_id = @o`,
     `select ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d from order_line
       where ol_w_id = ${int(w)} and ol_d_id = ${int(d)} and ol_o_id = @o`,
     'commit',

@@ -11,7 +11,8 @@ Creates the TPC-C tables and loads N warehouses.
   --jobs J         parallel generator/COPY streams (default: CPU count)
   --seed S         random seed, for a reproducible population
   --replace        drop an existing (or interrupted) TPC-C schema first
-  --db URL         postgres://user:pass@host:port/db (default: DATABASE_URL, PG*, else embedded)
+  --db URL         postgres://, mysql:// or mariadb://, sqlite:path, mssql:// or sqlserver://
+                   (default: DATABASE_URL, PG*, else the embedded PostgreSQL)
   --data-dir DIR   embedded PostgreSQL data directory (default .txbench/pg)`;
 
 export async function loadCommand(argv: string[]): Promise<number> {

@@ -38,6 +38,11 @@ export interface SqlFlavor {
   concat(...parts: string[]): string;
   /** Positional parameter i (1-based). */
   param(i: number): string;
+  /**
+   * A money expression as the checks compare it. Exact-decimal databases return it unchanged;
+   * SQLite, whose NUMERIC keeps non-integral values as binary REAL, rounds it to cents.
+   */
+  money(expr: string): string;
 }
 
 export interface ServerInfo {

@@ -26,6 +26,7 @@ export const mssqlFlavor: SqlFlavor = {
   concat: (...parts) =>
     parts.length === 0 ? "''" : parts.length === 1 ? parts[0]! : `concat(${parts.join(', ')})`,
   param: (i) => `@p${i}`,
+  money: (e) => e,
 };
 
 const MAX_VARCHAR = 8000;

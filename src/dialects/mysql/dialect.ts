@@ -21,6 +21,7 @@ export const mysqlSqlFlavor: SqlFlavor = {
   intDiv: (a, b) => `((${a}) div (${b}))`,
   concat: (...parts) => `concat(${parts.join(', ')})`,
   param: () => '?',
+  money: (e) => e,
 };
 
 export const mysqlDialect: Dialect = {

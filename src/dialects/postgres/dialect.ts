@@ -43,6 +43,7 @@ export const postgresDialect: Dialect = {
     intDiv: (a, b) => `(${a}) / (${b})`,
     concat: (...parts) => parts.join(' || '),
     param: (i) => `$${i}`,
+    money: (e) => e,
   },
   async connect(url, { max }) {
     return postgresDb(await connectChecked(url, { max }));

@@ -79,7 +79,7 @@ export function openSqlite(url: string, options: OpenOptions): OpenedSqlite {
       );
     }
     try {
-      createdDir = mkdirSync(path.dirname(file), { recursive: true });
+      createdDir = makeDirectories(path.dirname(file));
     } catch (err) {
       throw cannotOpen(location, `cannot create its directory (${fsReason(err)})`);
     }
@@ -141,6 +141,29 @@ function removeCreated(file: string, createdFile: boolean, createdDir: string | 
   }
 }
 
+/**
+ * mkdir -p that fails instead of spinning (Node 20's recursive mkdir loops forever under /proc):
+ * walks up to the first existing directory, then creates the rest one by one. Returns the
+ * outermost directory it created.
+ */
+export function makeDirectories(dir: string): string | undefined {
+  const missing: string[] = [];
+  let current = dir;
+  for (; !fileExists(current) && path.dirname(current) !== current; current = path.dirname(current))
+    missing.push(current);
+  if (!statSync(current).isDirectory()) {
+    throw Object.assign(new Error(`${current} is not a directory`), { code: 'ENOTDIR' });
+  }
+  for (const d of [...missing].reverse()) {
+    try {
+      mkdirSync(d);
+    } catch (err) {
+      if (!(typeof err === 'object' && err !== null && 'code' in err && err.code === 'EEXIST')) throw err;
+    }
+  }
+  return missing.at(-1);
+}
+
 function fileExists(file: string): boolean {
   try {
     statSync(file);
@@ -181,6 +204,7 @@ function fsReason(err: unknown): string {
     case 'EPERM':
       return 'permission denied';
     case 'ENOTDIR':
+    case 'EEXIST':
       return 'a part of the path is a file, not a directory';
     case 'EROFS':
       return 'read-only file system';

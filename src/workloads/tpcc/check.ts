@@ -35,7 +35,7 @@ export function consistencyConditions(f: SqlFlavor): CheckDefinition[] {
       title: 'W_YTD = sum(D_YTD)',
       sql: `select count(*) as v from warehouse w
         left join (select d_w_id, sum(d_ytd) s from district group by d_w_id) d on d.d_w_id = w.w_id
-        where ${f.distinct('w.w_ytd', 'd.s')}`,
+        where ${f.distinct(f.money('w.w_ytd'), f.money('d.s'))}`,
     },
     {
       id: '2',
@@ -95,7 +95,7 @@ export function consistencyConditions(f: SqlFlavor): CheckDefinition[] {
       title: 'W_YTD = sum(H_AMOUNT) by H_W_ID',
       sql: `select count(*) as v from warehouse w
         left join (select h_w_id, sum(h_amount) s from history group by h_w_id) h on h.h_w_id = w.w_id
-        where ${f.distinct('w.w_ytd', 'h.s')}`,
+        where ${f.distinct(f.money('w.w_ytd'), f.money('h.s'))}`,
     },
     {
       id: '9',
@@ -103,7 +103,7 @@ export function consistencyConditions(f: SqlFlavor): CheckDefinition[] {
       sql: `select count(*) as v from district d
         left join (select h_w_id, h_d_id, sum(h_amount) s from history group by h_w_id, h_d_id) h
           on h.h_w_id = d.d_w_id and h.h_d_id = d.d_id
-        where ${f.distinct('d.d_ytd', 'h.s')}`,
+        where ${f.distinct(f.money('d.d_ytd'), f.money('h.s'))}`,
     },
     {
       id: '10',
@@ -112,14 +112,14 @@ export function consistencyConditions(f: SqlFlavor): CheckDefinition[] {
         left join (${deliveredAmountByCustomer()}) ol on ol.w = c.c_w_id and ol.d = c.c_d_id and ol.c = c.c_id
         left join (select h_c_w_id w, h_c_d_id d, h_c_id c, sum(h_amount) s from history
           group by h_c_w_id, h_c_d_id, h_c_id) h on h.w = c.c_w_id and h.d = c.c_d_id and h.c = c.c_id
-        where c.c_balance <> coalesce(ol.s, 0) - coalesce(h.s, 0)`,
+        where ${f.money('c.c_balance')} <> ${f.money('coalesce(ol.s, 0) - coalesce(h.s, 0)')}`,
     },
     {
       id: '12',
       title: 'C_BALANCE + C_YTD_PAYMENT = sum(delivered OL_AMOUNT)',
       sql: `select count(*) as v from customer c
         left join (${deliveredAmountByCustomer()}) ol on ol.w = c.c_w_id and ol.d = c.c_d_id and ol.c = c.c_id
-        where c.c_balance + c.c_ytd_payment <> coalesce(ol.s, 0)`,
+        where ${f.money('c.c_balance + c.c_ytd_payment')} <> ${f.money('coalesce(ol.s, 0)')}`,
     },
   ];
 }

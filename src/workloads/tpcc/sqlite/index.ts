@@ -23,11 +23,9 @@ export function columnType(t: ColumnType): string {
   }
 }
 
-const KEYS_IN_CREATE = process.env.TXBENCH_SQLITE_KEYS !== 'after';
-
 export const sqliteDdl: DdlFlavor = {
   columnType,
-  keysInCreateTable: KEYS_IN_CREATE,
+  keysInCreateTable: true,
   addPrimaryKey: (table, columns) => `create unique index ${table}_pkey on ${table} (${columns.join(', ')})`,
   createIndex: (i) =>
     `create ${i.unique ? 'unique ' : ''}index ${i.name} on ${i.table} (${i.columns.join(', ')})`,

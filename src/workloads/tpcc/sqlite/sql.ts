@@ -3,11 +3,10 @@
  * trips), so each is a plain keyed read or write executed per row: a New-Order line is one ITEM
  * read and one STOCK update-returning. Money arrives as numbers of whole cents divided by 100 and
  * every money update rounds to cents, so a stored amount is always the double nearest to its exact
- * decimal value (SQLite keeps NUMERIC values that are not integers as REAL).
+ * decimal value (SQLite keeps NUMERIC values that are not integers as REAL). Timestamps are bound
+ * as text in the loader's format (`YYYY-MM-DD HH:MM:SS.SSS`, local time): SQLite's own
+ * `strftime(…, 'localtime')` costs a system call per row.
  */
-
-/** Local time with milliseconds, the format the loader writes (`YYYY-MM-DD HH:MM:SS.SSS`). */
-const NOW = `strftime('%Y-%m-%d %H:%M:%f', 'now', 'localtime')`;
 
 export const NO_DISTRICT = `update district set d_next_o_id = d_next_o_id + 1 where d_w_id = ? and d_id = ?
   returning d_next_o_id - 1 as o_id, d_tax`;
@@ -28,8 +27,9 @@ export function noStock(d: number): string {
   returning s_quantity, s_data, ${dist} as dist_info`;
 }
 
+/** `?`: order, district, warehouse, customer, entry date, line count, all-local flag. */
 export const NO_INSERT_ORDER = `insert into orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
-  values (?, ?, ?, ?, ${NOW}, null, ?, ?)`;
+  values (?, ?, ?, ?, ?, null, ?, ?)`;
 export const NO_INSERT_NEW_ORDER = `insert into new_order (no_o_id, no_d_id, no_w_id) values (?, ?, ?)`;
 export const NO_INSERT_LINE = `insert into order_line
     (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)
@@ -57,9 +57,9 @@ export const PAY_CUSTOMER = `update customer set c_balance = round(c_balance - ?
   returning c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since,
     c_credit, c_credit_lim, c_discount, c_balance, case when c_credit = 'BC' then substr(c_data, 1, 200) end as c_data`;
 
-/** `?`: customer, its district and warehouse, the paying district and warehouse, amount, H_DATA. */
+/** `?`: customer, its district and warehouse, the paying district and warehouse, date, amount, H_DATA. */
 export const PAY_HISTORY = `insert into history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
-  values (?, ?, ?, ?, ?, ${NOW}, ?, ?)`;
+  values (?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /** `?`: warehouse, district, customer. */
 export const OS_CUSTOMER = `select c_balance, c_first, c_middle, c_last from customer where c_w_id = ? and c_d_id = ? and c_id = ?`;
@@ -75,8 +75,8 @@ export const DL_OLDEST = `select no_o_id from new_order where no_w_id = ? and no
 export const DL_DELETE = `delete from new_order where no_w_id = ? and no_d_id = ? and no_o_id = ?`;
 /** `?`: carrier, warehouse, district, order. */
 export const DL_ORDER = `update orders set o_carrier_id = ? where o_w_id = ? and o_d_id = ? and o_id = ? returning o_c_id`;
-/** `?`: warehouse, district, order. */
-export const DL_LINES = `update order_line set ol_delivery_d = ${NOW} where ol_w_id = ? and ol_d_id = ? and ol_o_id = ?
+/** `?`: delivery date, warehouse, district, order. */
+export const DL_LINES = `update order_line set ol_delivery_d = ? where ol_w_id = ? and ol_d_id = ? and ol_o_id = ?
   returning ol_amount`;
 /** `?`: amount, warehouse, district, customer. */
 export const DL_CUSTOMER = `update customer set c_balance = round(c_balance + ?, 2), c_delivery_cnt = c_delivery_cnt + 1

@@ -80,7 +80,15 @@ export class SqliteTransactions {
       if (district === undefined || warehouse === undefined || customer === undefined)
         throw new Error(`New-Order found no warehouse, district or customer for (${w}, ${d}, ${c})`);
       const oId = district.o_id as number;
-      this.noInsertOrder.run([oId, d, w, c, lines, input.remoteLines === 0 ? 1 : 0]);
+      this.noInsertOrder.run([
+        oId,
+        d,
+        w,
+        c,
+        localTimestamp(new Date()),
+        lines,
+        input.remoteLines === 0 ? 1 : 0,
+      ]);
       this.noInsertNewOrder.run([oId, d, w]);
       const stock = this.noStock[d]!;
       for (let k = 0; k < lines; k++) {
@@ -119,7 +127,7 @@ export class SqliteTransactions {
       if (this.payCustomer.get([amount, amount, record, cW, cD, c]) === undefined)
         throw new Error(`Payment found no customer (${cW}, ${cD}, ${c})`);
       const hData = `${String(warehouse.w_name)}    ${String(district.d_name)}`.slice(0, 24);
-      this.payHistory.run([c, cD, cW, d, w, amount, hData]);
+      this.payHistory.run([c, cD, cW, d, w, localTimestamp(new Date()), amount, hData]);
       this.commit.run();
     } catch (err) {
       this.abandon();
@@ -145,6 +153,7 @@ export class SqliteTransactions {
   /** All ten districts in one transaction; returns how many had an order to deliver. */
   delivery(w: number, carrier: number): number {
     let delivered = 0;
+    const now = localTimestamp(new Date());
     this.beginWrite.run();
     try {
       for (let d = 1; d <= 10; d++) {
@@ -155,7 +164,8 @@ export class SqliteTransactions {
         const order = this.dlOrder.get([carrier, w, d, oId]);
         if (order === undefined) throw new Error(`Delivery found no order (${w}, ${d}, ${oId})`);
         let cents = 0;
-        for (const line of this.dlLines.all([w, d, oId])) cents += Math.round(Number(line.ol_amount) * 100);
+        for (const line of this.dlLines.all([now, w, d, oId]))
+          cents += Math.round(Number(line.ol_amount) * 100);
         this.dlCustomer.run([cents / 100, w, d, order.o_c_id]);
         delivered++;
       }
@@ -184,4 +194,14 @@ export class SqliteTransactions {
   private abandon(): void {
     if (this.db.inTransaction) this.rollback.run();
   }
+}
+
+/** `YYYY-MM-DD HH:MM:SS.SSS` in local time, as the loader writes its load time. */
+export function localTimestamp(t: Date): string {
+  const p2 = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
+  const ms = t.getMilliseconds();
+  return (
+    `${t.getFullYear()}-${p2(t.getMonth() + 1)}-${p2(t.getDate())} ` +
+    `${p2(t.getHours())}:${p2(t.getMinutes())}:${p2(t.getSeconds())}.${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}`
+  );
 }

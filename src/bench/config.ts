@@ -64,9 +64,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
       serviceMs: 2,
       connections: 2000,
       // One mean cycle at think-scale 0.25 is about 5.2 s: starts spread over one cycle, then
-      // three cycles before the window opens.
-      rampMs: ms(5_000),
-      warmupMs: ms(16_000),
+      // three cycles before the window opens (never fewer than two, however short the try: the
+      // closed-loop law only holds once the start-up transient has passed).
+      rampMs: ms(5_000, 5_000),
+      warmupMs: ms(16_000, 11_000),
       durationMs: ms(30_000),
     },
     loader: { warehouses: loadWarehouses },

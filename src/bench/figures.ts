@@ -12,7 +12,8 @@ export interface TargetDef<T> {
   unit: string;
   op: Op;
   limit: number;
-  value: (data: T) => number | null | undefined;
+  /** The figure, or why there is none (a string: the run that should have measured it failed). */
+  value: (data: T) => number | string | null | undefined;
 }
 
 export interface SummaryRow {
@@ -36,11 +37,14 @@ export function evaluate<T>(
 ): SummaryRow[] {
   return defs.map((d) => {
     let value: number | null = null;
+    let reason = failure;
     if (data !== undefined) {
       try {
-        value = d.value(data) ?? null;
-      } catch {
-        value = null;
+        const v = d.value(data);
+        if (typeof v === 'string') reason = v;
+        else value = v ?? null;
+      } catch (err) {
+        reason = err instanceof Error ? err.message : String(err);
       }
     }
     if (value !== null && !Number.isFinite(value)) value = null;
@@ -57,7 +61,7 @@ export function evaluate<T>(
       limit: d.limit,
       ratio,
       pass,
-      ...(value === null ? { note: failure ?? 'not measured' } : {}),
+      ...(value === null ? { note: reason ?? 'not measured' } : {}),
     };
   });
 }

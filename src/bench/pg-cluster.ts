@@ -57,6 +57,7 @@ export async function startCluster(): Promise<PgCluster> {
   const ids = userInfo().uid === 0 ? postgresIds() : undefined;
   const baseDir = await mkdtemp(path.join(tmpdir(), 'txbench-bench-'));
   const removeDir = onCleanup('temporary directory', () => rm(baseDir, { recursive: true, force: true }));
+  let stopServer: (() => Promise<void>) | undefined;
   try {
     await chmod(baseDir, 0o755);
     const dataDir = path.join(baseDir, 'data');
@@ -69,7 +70,10 @@ export async function startCluster(): Promise<PgCluster> {
       baseDir,
       ids,
     );
-    const version = (await readFile(path.join(dataDir, 'PG_VERSION'), 'utf8')).trim();
+    const version =
+      /\(PostgreSQL\) (\S+)/.exec(
+        execFileSync(path.join(PG_BIN, 'postgres'), ['--version'], { encoding: 'utf8' }),
+      )?.[1] ?? (await readFile(path.join(dataDir, 'PG_VERSION'), 'utf8')).trim();
     const port = await freePort();
     const args = ['-D', dataDir, '-p', String(port)];
     for (const [k, v] of Object.entries(SETTINGS)) args.push('-c', `${k}=${v}`);
@@ -90,7 +94,7 @@ export async function startCluster(): Promise<PgCluster> {
     process.once('exit', () => {
       if (alive) child.kill('SIGQUIT');
     });
-    const stopServer = onCleanup('PostgreSQL server', () => stopChild(child, exited, () => alive));
+    stopServer = onCleanup('PostgreSQL server', () => stopChild(child, exited, () => alive));
     await waitReady(dataDir, child, () => alive, logFile);
     const url = (database: string): string => `postgres://postgres@127.0.0.1:${port}/${database}`;
     return {
@@ -111,12 +115,12 @@ export async function startCluster(): Promise<PgCluster> {
         return url(name);
       },
       async stop() {
-        await stopServer();
+        await stopServer?.();
         await removeDir();
       },
     };
   } catch (err) {
-    // The server's undo (registered once it was spawned) runs with the rest on the way out.
+    await stopServer?.();
     await removeDir();
     throw err;
   }

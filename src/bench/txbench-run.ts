@@ -3,6 +3,7 @@
  * measured window when the server's postmaster pid is known.
  */
 import { startNode, lastLine } from './children.js';
+import { hostBusyS } from './host-cpu.js';
 import { clusterCpuS } from './proc-stat.js';
 import type { FromRunChild, RunChildRequest } from './run-child.js';
 
@@ -48,6 +49,8 @@ export interface RunFigures {
   client: { userS: number; systemS: number; coresUsed: number; usPerTransaction: number };
   /** All processes of the PostgreSQL cluster over the same window. */
   server: { cpuS: number; coresUsed: number; usPerTransaction: number } | null;
+  /** Busy CPU of everything else on the machine over the window, in cores (null without a server pid). */
+  otherCores: number | null;
 }
 
 const RUN_CHILD = new URL('./run-child.js', import.meta.url);
@@ -70,12 +73,15 @@ export async function runTxbench(url: string, spec: RunSpec, postmasterPid?: num
   const { child, finished } = startNode(RUN_CHILD, [], spec.warmupMs + spec.durationMs + 180_000, {
     env: { ...process.env, BENCH_RUN_REQUEST: JSON.stringify(request) },
   });
-  let serverStart: { cpuS: number; at: number } | undefined;
-  let serverEnd: { cpuS: number; at: number } | undefined;
+  type Sample = { cpuS: number; hostS: number; at: number };
+  let serverStart: Sample | undefined;
+  let serverEnd: Sample | undefined;
   let report: ReportSummary | undefined;
   let error: string | undefined;
-  const sample = (): { cpuS: number; at: number } | undefined =>
-    postmasterPid === undefined ? undefined : { cpuS: clusterCpuS(postmasterPid), at: performance.now() };
+  const sample = (): Sample | undefined =>
+    postmasterPid === undefined
+      ? undefined
+      : { cpuS: clusterCpuS(postmasterPid), hostS: hostBusyS(), at: performance.now() };
   child.on('message', (message: FromRunChild) => {
     if (message.type === 'phase' && message.phase === 'measure') serverStart = sample();
     else if (message.type === 'phase' && message.phase === 'drain') serverEnd = sample();
@@ -100,6 +106,20 @@ export async function runTxbench(url: string, spec: RunSpec, postmasterPid?: num
             s.transactions > 0 ? round(((serverEnd.cpuS - serverStart.cpuS) * 1e6) / s.transactions, 1) : 0,
         }
       : null;
+  const otherCores =
+    serverStart !== undefined && serverEnd !== undefined
+      ? round(
+          Math.max(
+            0,
+            serverEnd.hostS -
+              serverStart.hostS -
+              (serverEnd.cpuS - serverStart.cpuS) -
+              (s.clientCpu.userS + s.clientCpu.systemS),
+          ) /
+            ((serverEnd.at - serverStart.at) / 1000),
+          3,
+        )
+      : null;
   return {
     mode: spec.procedures ? 'procedures' : 'client-sql',
     terminals: spec.terminals,
@@ -114,6 +134,7 @@ export async function runTxbench(url: string, spec: RunSpec, postmasterPid?: num
     responseMs: { avg: s.responseMs.avg, p90: s.responseMs.p90, p99: s.responseMs.p99 },
     client: s.clientCpu,
     server,
+    otherCores,
   };
 }
 

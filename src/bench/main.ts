@@ -1,0 +1,137 @@
+/**
+ * `npm run bench`: proves txbench is not the bottleneck, side by side with the limits on this
+ * machine. Five sections (client cost, pgbench, scheduler, loader, ceiling); a failing section is
+ * recorded with its one-line reason and the others go on. Prints one table per section and a
+ * summary of targets; writes bench.json. Environment: see config.ts (BENCH_SCALE, BENCH_SECTIONS…).
+ */
+import { tmpdir } from 'node:os';
+import { ceilingSection, ceilingTable } from './ceiling.js';
+import { cleanupAll, installSignalHandlers, wasInterrupted } from './cleanup.js';
+import { clientCost, clientCostTable, CLIENT_COST_TARGETS, type ClientCostData } from './client-cost.js';
+import { contention, contentionNote } from './contention.js';
+import { loadConfig } from './config.js';
+import { LOADER_TARGETS, loaderSection, loaderTable } from './loader.js';
+import { describeMachine, machine } from './machine.js';
+import { startCluster, type PgCluster } from './pg-cluster.js';
+import { PGBENCH_TARGETS, pgbenchSection, pgbenchTable, type PgbenchData } from './pgbench.js';
+import { renderReport, writeReport } from './report.js';
+import { SCHEDULER_TARGETS, schedulerSection, schedulerTable } from './scheduler.js';
+import { log, oneLine, section, type SectionRecord } from './sections.js';
+
+const started = performance.now();
+
+async function main(): Promise<number> {
+  installSignalHandlers();
+  const cfg = loadConfig();
+  const selected = new Set(cfg.sections);
+  // Section 2 compares with section 1's procedure-mode run, on section 1's database.
+  if (selected.has(2)) selected.add(1);
+  const host = await machine(tmpdir());
+  log(`on ${describeMachine(host)}`);
+  const records: SectionRecord[] = [];
+  const p = (id: number) => (line: string) => log(`${id}. ${line}`);
+
+  // The scheduler first, on a quiet machine: it needs no database.
+  const s3 = await section(
+    records,
+    { id: 3, key: 'scheduler', title: 'the scheduler alone (stand-in executor)', targets: SCHEDULER_TARGETS },
+    selected.has(3),
+    () => schedulerSection(cfg.scheduler, p(3)),
+    schedulerTable,
+  );
+
+  let cluster: PgCluster | undefined;
+  let postgresInfo: { version: string; settings: Readonly<Record<string, string>> } | undefined;
+  let clusterError: string | undefined;
+  if ([1, 2, 4].some((s) => selected.has(s))) {
+    try {
+      log('starting PostgreSQL 15 for sections 1, 2 and 4');
+      cluster = await startCluster();
+      postgresInfo = { version: cluster.version, settings: cluster.settings };
+    } catch (err) {
+      clusterError = `PostgreSQL 15 did not start: ${oneLine(err)}`;
+      log(clusterError);
+    }
+  }
+  const needCluster = (): PgCluster => {
+    if (cluster === undefined) throw new Error(clusterError ?? 'no PostgreSQL server');
+    return cluster;
+  };
+  let s1: ClientCostData | undefined;
+  let s2: PgbenchData | undefined;
+  try {
+    s1 = await section(
+      records,
+      {
+        id: 1,
+        key: 'clientCost',
+        title: 'client cost per transaction (PostgreSQL 15)',
+        targets: CLIENT_COST_TARGETS,
+      },
+      selected.has(1),
+      () => clientCost(needCluster(), cfg.clientCost, p(1)),
+      clientCostTable,
+    );
+    s2 = await section(
+      records,
+      {
+        id: 2,
+        key: 'pgbench',
+        title: 'the client-side limit (pgbench, same functions)',
+        targets: PGBENCH_TARGETS,
+      },
+      selected.has(2),
+      () => {
+        if (s1 === undefined) throw new Error('needs section 1 (its database and its procedure-mode run)');
+        return pgbenchSection(needCluster(), s1, cfg);
+      },
+      pgbenchTable,
+    );
+    await section(
+      records,
+      {
+        id: 4,
+        key: 'loader',
+        title: `the loader (${cfg.loader.warehouses} warehouses)`,
+        targets: LOADER_TARGETS,
+      },
+      selected.has(4),
+      () => loaderSection(needCluster(), cfg.loader, p(4)),
+      loaderTable,
+    );
+  } finally {
+    if (cluster) {
+      log('stopping PostgreSQL 15');
+      await cluster.stop().catch((err: unknown) => log(`stopping PostgreSQL failed: ${oneLine(err)}`));
+    }
+  }
+  await section(
+    records,
+    { id: 5, key: 'ceiling', title: 'throughput ceiling (embedded PostgreSQL)', targets: [] },
+    selected.has(5),
+    () => ceilingSection(cfg.ceiling, p(5)),
+    ceilingTable,
+  );
+
+  records.sort((a, b) => a.id - b.id);
+  const load = contention(s1, s2, s3);
+  console.log(renderReport(records, contentionNote(load, host.cores)));
+  await writeReport(cfg, records, {
+    machine: host,
+    postgres: postgresInfo,
+    contention: load,
+    startedAt: started,
+  });
+  log(`wrote ${cfg.out}`);
+  return records.some((r) => r.status === 'failed') ? 1 : 0;
+}
+
+main()
+  .then(
+    (code) => (process.exitCode = wasInterrupted() ? 130 : code),
+    (err: unknown) => {
+      console.error(`bench: ${oneLine(err)}`);
+      process.exitCode = 1;
+    },
+  )
+  .finally(() => cleanupAll());

@@ -79,7 +79,7 @@ describe('usage errors exit 2 before touching any database', () => {
     [['load', '--nope'], /unknown flag --nope/],
     [['check', 'extra'], /unexpected argument extra/],
     [['frobnicate'], /unknown command "frobnicate"/],
-    [['check', '--db', 'mysql://u:sekret@h/db'], /postgres:\/\//],
+    [['check', '--db', 'oracle://u:sekret@h/db'], /postgres:\/\//],
   ])('txbench %j', async (args, pattern) => {
     const r = await runCli(args);
     const line = expectOneLineError(r, 2, pattern);

@@ -20,11 +20,11 @@ import {
   type RunInputContext,
 } from '../inputs.js';
 import { DELIVERY, NEW_ORDER, ORDER_STATUS, PAYMENT, STOCK_LEVEL, type TpccCounters } from '../profile.js';
+import { tallyDelivery, tallyNewOrder, tallyOrderStatus, tallyPayment } from '../tally.js';
 import { installProcedures } from './procedures.js';
 import * as Q from './sql.js';
 
 export const MAX_RETRIES = 5;
-const DISTRICTS = 10;
 
 /** Outcome of a New-Order batch, from its first result set. */
 export function newOrderOutcome(result: MssqlResult, expectRollback: boolean): 'committed' | 'rolledBack' {
@@ -116,25 +116,22 @@ export class MssqlTpccExecutor implements TpccExecutor {
         const retries = await this.retrying(async () =>
           newOrderOutcome(await this.run(Q.NEW_ORDER, params), input.rollback),
         );
-        counters.orderLines += input.itemIds.length;
-        counters.remoteOrderLines += input.remoteLines;
-        if (input.rollback) counters.newOrderRollbacks++;
-        else this.committedNewOrders++;
+        tallyNewOrder(counters, input);
+        if (!input.rollback) this.committedNewOrders++;
         return retries;
       }
       case PAYMENT: {
         const input = paymentInput(t.rng, t.w, this.ctx);
         const params = Q.paymentParams(t.w, input);
         const retries = await this.retrying(() => this.run(Q.PAYMENT, params));
-        if (input.cW !== t.w) counters.remotePayments++;
-        if (input.customer.byName) counters.paymentsByName++;
+        tallyPayment(counters, t.w, input);
         return retries;
       }
       case ORDER_STATUS: {
         const input = orderStatusInput(t.rng, this.ctx);
         const params = Q.orderStatusParams(t.w, input);
         const retries = await this.retrying(() => this.run(Q.ORDER_STATUS, params));
-        if (input.customer.byName) counters.orderStatusByName++;
+        tallyOrderStatus(counters, input);
         return retries;
       }
       case DELIVERY: {
@@ -144,9 +141,7 @@ export class MssqlTpccExecutor implements TpccExecutor {
         const retries = await this.retrying(async () => {
           delivered = deliveredDistricts(await this.run(Q.DELIVERY, params));
         });
-        counters.deliveredDistricts += delivered;
-        counters.skippedDistricts += DISTRICTS - delivered;
-        if (delivered < DISTRICTS) counters.deliveriesWithSkips++;
+        tallyDelivery(counters, delivered);
         return retries;
       }
       case STOCK_LEVEL: {

@@ -22,6 +22,7 @@ import {
   type RunInputContext,
 } from '../inputs.js';
 import { DELIVERY, NEW_ORDER, ORDER_STATUS, PAYMENT, STOCK_LEVEL, type TpccCounters } from '../profile.js';
+import { tallyDelivery, tallyNewOrder, tallyOrderStatus, tallyPayment } from '../tally.js';
 import * as P from './procedures.js';
 import * as Q from './sql.js';
 
@@ -115,23 +116,20 @@ export class MysqlTpccExecutor implements TpccExecutor {
         const retries = await this.retrying(conn, () =>
           this.procedures ? this.newOrderCall(conn, t.w, input) : this.newOrder(conn, t.w, input),
         );
-        counters.orderLines += input.itemIds.length;
-        counters.remoteOrderLines += input.remoteLines;
-        if (input.rollback) counters.newOrderRollbacks++;
-        else this.committedNewOrders++;
+        tallyNewOrder(counters, input);
+        if (!input.rollback) this.committedNewOrders++;
         return retries;
       }
       case PAYMENT: {
         const input = paymentInput(t.rng, t.w, this.ctx);
         const retries = await this.retrying(conn, () => this.payment(conn, t.w, input));
-        if (input.cW !== t.w) counters.remotePayments++;
-        if (input.customer.byName) counters.paymentsByName++;
+        tallyPayment(counters, t.w, input);
         return retries;
       }
       case ORDER_STATUS: {
         const input = orderStatusInput(t.rng, this.ctx);
         const retries = await this.retrying(conn, () => this.orderStatus(conn, t.w, input));
-        if (input.customer.byName) counters.orderStatusByName++;
+        tallyOrderStatus(counters, input);
         return retries;
       }
       case DELIVERY: {
@@ -140,9 +138,7 @@ export class MysqlTpccExecutor implements TpccExecutor {
         const retries = await this.retrying(conn, async () => {
           delivered = await this.delivery(conn, t.w, carrier);
         });
-        counters.deliveredDistricts += delivered;
-        counters.skippedDistricts += 10 - delivered;
-        if (delivered < 10) counters.deliveriesWithSkips++;
+        tallyDelivery(counters, delivered);
         return retries;
       }
       case STOCK_LEVEL: {

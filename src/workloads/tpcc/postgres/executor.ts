@@ -18,6 +18,7 @@ import {
   type RunInputContext,
 } from '../inputs.js';
 import { DELIVERY, NEW_ORDER, ORDER_STATUS, PAYMENT, STOCK_LEVEL, type TpccCounters } from '../profile.js';
+import { tallyDelivery, tallyNewOrder, tallyOrderStatus, tallyPayment } from '../tally.js';
 import { clientSqlTransactions } from './client-sql.js';
 import { installProcedures, procedureTransactions } from './procedure-calls.js';
 import type { Conn, PgTransactions } from './transactions.js';
@@ -103,23 +104,20 @@ export class PostgresTpccExecutor implements TpccExecutor {
       case NEW_ORDER: {
         const input = newOrderInput(t.rng, t.w, this.ctx);
         const retries = await this.retrying(() => this.tx.newOrder(conn, t.w, input));
-        counters.orderLines += input.itemIds.length;
-        counters.remoteOrderLines += input.remoteLines;
-        if (input.rollback) counters.newOrderRollbacks++;
-        else this.committedNewOrders++;
+        tallyNewOrder(counters, input);
+        if (!input.rollback) this.committedNewOrders++;
         return retries;
       }
       case PAYMENT: {
         const input = paymentInput(t.rng, t.w, this.ctx);
         const retries = await this.retrying(() => this.tx.payment(conn, t.w, input));
-        if (input.cW !== t.w) counters.remotePayments++;
-        if (input.customer.byName) counters.paymentsByName++;
+        tallyPayment(counters, t.w, input);
         return retries;
       }
       case ORDER_STATUS: {
         const input = orderStatusInput(t.rng, this.ctx);
         const retries = await this.retrying(() => this.tx.orderStatus(conn, t.w, input));
-        if (input.customer.byName) counters.orderStatusByName++;
+        tallyOrderStatus(counters, input);
         return retries;
       }
       case DELIVERY: {
@@ -128,9 +126,7 @@ export class PostgresTpccExecutor implements TpccExecutor {
         const retries = await this.retrying(async () => {
           delivered = await this.tx.delivery(conn, t.w, carrier);
         });
-        counters.deliveredDistricts += delivered;
-        counters.skippedDistricts += 10 - delivered;
-        if (delivered < 10) counters.deliveriesWithSkips++;
+        tallyDelivery(counters, delivered);
         return retries;
       }
       case STOCK_LEVEL: {

@@ -24,6 +24,7 @@ import {
   type RunInputContext,
 } from '../inputs.js';
 import { DELIVERY, NEW_ORDER, ORDER_STATUS, PAYMENT, STOCK_LEVEL, type TpccCounters } from '../profile.js';
+import { tallyDelivery, tallyNewOrder, tallyOrderStatus, tallyPayment } from '../tally.js';
 import type { ExecutorOptions, TpccExecutor } from '../tpcc-dialect.js';
 import { SqliteTransactions } from './transactions.js';
 
@@ -106,32 +107,27 @@ export class SqliteTpccExecutor implements TpccExecutor {
         const input = newOrderInput(t.rng, t.w, this.ctx);
         let committed = false;
         const retries = this.retrying(() => (committed = tx.newOrder(t.w, input)));
-        counters.orderLines += input.itemIds.length;
-        counters.remoteOrderLines += input.remoteLines;
+        tallyNewOrder(counters, input);
         if (committed) this.committedNewOrders++;
-        else counters.newOrderRollbacks++;
         return retries;
       }
       case PAYMENT: {
         const input = paymentInput(t.rng, t.w, this.ctx);
         const retries = this.retrying(() => tx.payment(t.w, input));
-        if (input.cW !== t.w) counters.remotePayments++;
-        if (input.customer.byName) counters.paymentsByName++;
+        tallyPayment(counters, t.w, input);
         return retries;
       }
       case ORDER_STATUS: {
         const input = orderStatusInput(t.rng, this.ctx);
         const retries = this.retrying(() => tx.orderStatus(t.w, input.d, input.customer));
-        if (input.customer.byName) counters.orderStatusByName++;
+        tallyOrderStatus(counters, input);
         return retries;
       }
       case DELIVERY: {
         const { carrier } = deliveryInput(t.rng);
         let delivered = 0;
         const retries = this.retrying(() => (delivered = tx.delivery(t.w, carrier)));
-        counters.deliveredDistricts += delivered;
-        counters.skippedDistricts += 10 - delivered;
-        if (delivered < 10) counters.deliveriesWithSkips++;
+        tallyDelivery(counters, delivered);
         return retries;
       }
       case STOCK_LEVEL: {

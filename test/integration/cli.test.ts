@@ -6,49 +6,23 @@
  * flow drives its own data directory through `--data-dir`, so that only one server at a time
  * owns that directory.
  */
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbedded } from '../../dist/targets/embedded.js';
-import { cleanEnv, makeTempDir, removeDir, REPO_ROOT, startTempServer, type TempServer } from './helpers.js';
-
-const BIN = path.join(REPO_ROOT, 'bin', 'txbench.js');
-
-interface CliResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-}
+import {
+  makeTempDir,
+  removeDir,
+  startTempServer,
+  type TempServer,
+  runCli as runCliIn,
+  type CliResult,
+} from './helpers.js';
 
 let cwd: string;
 
-/** Runs the CLI with a clean environment (no DATABASE_URL or PG*), killing it after `timeoutMs`. */
-function runCli(args: string[], timeoutMs = 60_000): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cleanEnv(), stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, timedOut });
-    });
-  });
-}
+const runCli = (args: string[], timeoutMs?: number): Promise<CliResult> => runCliIn(cwd, args, timeoutMs);
 
 /** An error run: the exit code, and exactly one line on stderr that names the command, no stack. */
 function expectOneLineError(r: CliResult, code: number, pattern?: RegExp): string {

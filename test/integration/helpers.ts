@@ -4,6 +4,7 @@
  * The suites import the compiled code under dist/ (run `npm run build` first): the loader starts
  * its generator threads from dist/workloads/tpcc/load-worker.js, which only exists once built.
  */
+import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -80,4 +81,38 @@ export function cleanEnv(): NodeJS.ProcessEnv {
     env[key] = value;
   }
   return env;
+}
+
+export const BIN = path.join(REPO_ROOT, 'bin', 'txbench.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/** Runs the built CLI in `cwd` with a clean environment (no DATABASE_URL or PG*), killed after `timeoutMs`. */
+export function runCli(cwd: string, args: string[], timeoutMs = 60_000): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cleanEnv(), stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, timedOut });
+    });
+  });
 }

@@ -7,7 +7,6 @@
  * Like the other suites it drives the compiled code under dist/ (run `npm run build` first);
  * the types come from src/.
  */
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -17,54 +16,24 @@ import { loadTpcc } from '../../dist/workloads/tpcc/loader.js';
 import type * as RunModule from '../../src/run/tpcc-run.js';
 import type { RunReport } from '../../src/run/tpcc-run.js';
 import {
-  cleanEnv,
   makeTempDir,
   removeDir,
-  REPO_ROOT,
   startTempServer,
   withDatabase,
   type TempServer,
+  runCli as runCliIn,
+  type CliResult,
 } from './helpers.js';
 
-const BIN = path.join(REPO_ROOT, 'bin', 'txbench.js');
 const TYPES = ['newOrder', 'payment', 'orderStatus', 'delivery', 'stockLevel'] as const;
 /** A specifier tsc does not resolve: dist/run has no declarations, so the types come from src. */
 const DIST_RUN = new URL('../../dist/run/tpcc-run.js', import.meta.url).href;
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-}
 
 let pg: TempServer;
 let sql: postgres.Sql;
 let cwd: string;
 
-/** Runs the built CLI with a clean environment, killing it after `timeoutMs`. */
-function runCli(args: string[], timeoutMs = 60_000): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cleanEnv(), stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, timedOut });
-    });
-  });
-}
+const runCli = (args: string[], timeoutMs?: number): Promise<CliResult> => runCliIn(cwd, args, timeoutMs);
 
 async function sumNextOrderIds(): Promise<number> {
   const [row] = await sql<{ s: string }[]>`select sum(d_next_o_id)::text as s from district`;

@@ -22,6 +22,7 @@ import {
   type RunInputContext,
 } from '../inputs.js';
 import { DELIVERY, NEW_ORDER, ORDER_STATUS, PAYMENT, STOCK_LEVEL, type TpccCounters } from '../profile.js';
+import { LostSlots } from '../lost-slots.js';
 import { tallyDelivery, tallyNewOrder, tallyOrderStatus, tallyPayment } from '../tally.js';
 import * as P from './procedures.js';
 import * as Q from './sql.js';
@@ -43,15 +44,14 @@ function toCents(v: unknown): number {
 export class MysqlTpccExecutor implements TpccExecutor {
   committedNewOrders = 0;
 
-  /** Slots whose connection died: nothing is sent on them again. */
-  private readonly lost: boolean[];
+  private readonly lost: LostSlots;
 
   private constructor(
     private readonly conns: Connection[],
     private readonly ctx: RunInputContext,
     private readonly procedures: boolean,
   ) {
-    this.lost = conns.map(() => false);
+    this.lost = new LostSlots(conns.length, classifyMysqlError, 'PROTOCOL_CONNECTION_LOST');
   }
 
   static async open(
@@ -93,15 +93,7 @@ export class MysqlTpccExecutor implements TpccExecutor {
   }
 
   async execute(slot: number, type: number, t: TerminalContext, counters: TpccCounters): Promise<number> {
-    if (this.lost[slot])
-      throw Object.assign(new Error('connection was lost earlier'), { code: 'PROTOCOL_CONNECTION_LOST' });
-    try {
-      return await this.executeOn(this.conns[slot]!, type, t, counters);
-    } catch (err) {
-      const last = err instanceof RetriesExhaustedError ? err.lastError : err;
-      if (classifyMysqlError(last) === 'connection') this.lost[slot] = true;
-      throw err;
-    }
+    return this.lost.run(slot, () => this.executeOn(this.conns[slot]!, type, t, counters));
   }
 
   private async executeOn(

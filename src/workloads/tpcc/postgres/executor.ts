@@ -18,6 +18,7 @@ import {
   type RunInputContext,
 } from '../inputs.js';
 import { DELIVERY, NEW_ORDER, ORDER_STATUS, PAYMENT, STOCK_LEVEL, type TpccCounters } from '../profile.js';
+import { LostSlots } from '../lost-slots.js';
 import { tallyDelivery, tallyNewOrder, tallyOrderStatus, tallyPayment } from '../tally.js';
 import { clientSqlTransactions } from './client-sql.js';
 import { installProcedures, procedureTransactions } from './procedure-calls.js';
@@ -29,8 +30,7 @@ export class PostgresTpccExecutor implements TpccExecutor {
   /** New-Orders committed over the executor's whole life (warm-up and drain included), to audit against the database. */
   committedNewOrders = 0;
 
-  /** Slots whose connection died: nothing may be sent on them again (see `pipelined`). */
-  private readonly lost: boolean[];
+  private readonly lost: LostSlots;
 
   private constructor(
     private readonly sql: postgres.Sql,
@@ -38,7 +38,7 @@ export class PostgresTpccExecutor implements TpccExecutor {
     private readonly ctx: RunInputContext,
     private readonly tx: PgTransactions,
   ) {
-    this.lost = conns.map(() => false);
+    this.lost = new LostSlots(conns.length, classifyPostgresError, 'CONNECTION_CLOSED');
   }
 
   /** Opens and reserves `connections` connections. */
@@ -83,15 +83,7 @@ export class PostgresTpccExecutor implements TpccExecutor {
   }
 
   async execute(slot: number, type: number, t: TerminalContext, counters: TpccCounters): Promise<number> {
-    if (this.lost[slot])
-      throw Object.assign(new Error('connection was lost earlier'), { code: 'CONNECTION_CLOSED' });
-    try {
-      return await this.executeOn(this.conns[slot]!, type, t, counters);
-    } catch (err) {
-      const last = err instanceof RetriesExhaustedError ? err.lastError : err;
-      if (classifyPostgresError(last) === 'connection') this.lost[slot] = true;
-      throw err;
-    }
+    return this.lost.run(slot, () => this.executeOn(this.conns[slot]!, type, t, counters));
   }
 
   private async executeOn(

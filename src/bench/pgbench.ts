@@ -16,7 +16,8 @@ import { pgbenchScripts, SCRIPT_NAMES } from './pgbench-scripts.js';
 import { clusterCpuS } from './proc-stat.js';
 import { round, type RunFigures } from './txbench-run.js';
 import { PROCEDURE_DEFINITIONS, PROCEDURES_VERSION } from '../workloads/tpcc/postgres/procedures.js';
-import { Rng, runConstants, type NurandConstants } from '../workloads/tpcc/random.js';
+import { Rng } from '../random/rng.js';
+import { runConstants, type NurandConstants } from '../workloads/tpcc/random.js';
 
 export interface PgbenchFigures {
   command: string;

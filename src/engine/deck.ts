@@ -1,4 +1,4 @@
-import type { Rng } from '../workloads/tpcc/random.js';
+import type { Rng } from '../random/rng.js';
 
 /**
  * The card-deck method of TPC-C clause 5.2.4.2: a deck holds each transaction type as many times

@@ -5,7 +5,7 @@
  * reports how late the scheduler itself started transactions. It emits events and never prints.
  */
 import { EventEmitter } from 'node:events';
-import { Rng, deriveSeed } from '../workloads/tpcc/random.js';
+import { Rng, deriveSeed } from '../random/rng.js';
 import { newHistogram, recordUs, type Histogram } from '../metrics/histogram.js';
 import { CardDeck } from './deck.js';
 import { thinkTimeMs } from './pacing.js';

@@ -1,4 +1,4 @@
-import type { Rng } from '../workloads/tpcc/random.js';
+import type { Rng } from '../random/rng.js';
 
 /**
  * Negative-exponential think time of clause 5.2.5.4: -ln(r) * mean, truncated at 10 * mean.

@@ -1,4 +1,4 @@
-import type { Rng } from '../workloads/tpcc/random.js';
+import type { Rng } from '../random/rng.js';
 
 /** One transaction type of a workload, as the engine paces it. */
 export interface TransactionSpec {

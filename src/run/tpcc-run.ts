@@ -17,7 +17,8 @@ import {
 import { describeEnvironment, type RunEnvironment } from './environment.js';
 import { encodeHistogram } from '../metrics/histogram.js';
 import { UsageError } from '../errors.js';
-import { tpccDialectFor, type TpccDialect, type TpccExecutor } from '../workloads/tpcc/tpcc-dialect.js';
+import { tpccDialectFor } from '../workloads/tpcc/tpcc-dialect.js';
+import type { TpccDialect, TpccExecutor } from '../workloads/tpcc/tpcc-types.js';
 import { schemaState } from '../workloads/tpcc/meta.js';
 import {
   newTpccCounters,
@@ -25,7 +26,8 @@ import {
   TPCC_TRANSACTIONS,
   type TpccCounters,
 } from '../workloads/tpcc/profile.js';
-import { deriveSeed, Rng, runConstants, type NurandConstants } from '../workloads/tpcc/random.js';
+import { deriveSeed, Rng } from '../random/rng.js';
+import { runConstants, type NurandConstants } from '../workloads/tpcc/random.js';
 import {
   auditChecks,
   summarize,

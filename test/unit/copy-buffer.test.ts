@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CopyBuffer, loadPools } from '../../src/workloads/tpcc/copy-buffer.js';
-import { ALNUM, CharPool, Rng } from '../../src/workloads/tpcc/random.js';
+import { Rng } from '../../src/random/rng.js';
+import { ALNUM, CharPool } from '../../src/workloads/tpcc/random.js';
 
 /** Takes everything written so far as text. */
 function text(b: CopyBuffer): string {

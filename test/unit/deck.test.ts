@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CardDeck, deckFromPercentages } from '../../src/engine/deck.js';
-import { Rng } from '../../src/workloads/tpcc/random.js';
+import { Rng } from '../../src/random/rng.js';
 
 const TPCC = [10, 10, 1, 1, 1];
 

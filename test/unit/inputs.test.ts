@@ -12,7 +12,8 @@ import {
   type CustomerRef,
   type RunInputContext,
 } from '../../src/workloads/tpcc/inputs.js';
-import { lastName, Rng } from '../../src/workloads/tpcc/random.js';
+import { Rng } from '../../src/random/rng.js';
+import { lastName } from '../../src/workloads/tpcc/random.js';
 
 const CTX: RunInputContext = { warehouses: 10, constants: { cLast: 100, cId: 500, olIId: 4000 } };
 const ONE: RunInputContext = { ...CTX, warehouses: 1 };

@@ -50,7 +50,7 @@ import {
   type ParamValue,
 } from '../../src/workloads/tpcc/mssql/sql.js';
 import { newTpccCounters } from '../../src/workloads/tpcc/profile.js';
-import { Rng } from '../../src/workloads/tpcc/random.js';
+import { Rng } from '../../src/random/rng.js';
 import {
   afterDataStatements,
   createTableStatement,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { thinkTimeMs, truncatedThinkMeanMs } from '../../src/engine/pacing.js';
-import { Rng } from '../../src/workloads/tpcc/random.js';
+import { Rng } from '../../src/random/rng.js';
 
 const DRAWS = 200_000;
 

@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { deriveSeed, Rng } from '../../src/random/rng.js';
 import {
   ALNUM,
   aString,
   chooseExactly,
   dataString,
-  deriveSeed,
   isValidCLastDelta,
   lastName,
   nString,
   nurand,
   permutation,
   randomLoadConstants,
-  Rng,
   runConstants,
   SYLLABLES,
   writeDataString,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TimerHeap } from '../../src/engine/timer-heap.js';
-import { Rng } from '../../src/workloads/tpcc/random.js';
+import { Rng } from '../../src/random/rng.js';
 
 describe('TimerHeap', () => {
   it('pops in non-decreasing due order over 100,000 random pushes interleaved with pops', () => {

@@ -1,4 +1,5 @@
-import { ALNUM, CharPool, DIGITS, fillRandom, Rng } from './random.js';
+import { Rng } from '../../random/rng.js';
+import { ALNUM, CharPool, DIGITS, fillRandom } from './random.js';
 
 /** The character pools the loader draws strings from (see CharPool). */
 export interface LoadPools {

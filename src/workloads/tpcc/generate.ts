@@ -3,16 +3,9 @@
  * Each task is seeded from (run seed, task, warehouse), so the data does not depend on which
  * worker thread generates it.
  */
+import { deriveSeed, Rng } from '../../random/rng.js';
 import { CopyBuffer, loadPools, type LoadPools } from './copy-buffer.js';
-import {
-  chooseExactly,
-  deriveSeed,
-  lastName,
-  nurand,
-  permutation,
-  Rng,
-  type NurandConstants,
-} from './random.js';
+import { chooseExactly, lastName, nurand, permutation, type NurandConstants } from './random.js';
 import type { TableName } from './schema.js';
 
 export const ITEMS = 100_000;

@@ -3,7 +3,8 @@
  * transaction from the terminal's own generator. Pure: unit tests check every rate.
  */
 import { ITEMS, DISTRICTS_PER_WAREHOUSE } from './generate.js';
-import { lastName, nurand, type NurandConstants, type Rng } from './random.js';
+import type { Rng } from '../../random/rng.js';
+import { lastName, nurand, type NurandConstants } from './random.js';
 
 export interface RunInputContext {
   /** Active warehouses, 1..warehouses. */

@@ -9,9 +9,11 @@ import { DatabaseError, UsageError } from '../../errors.js';
 import type { LoadTask } from './generate.js';
 import type { FromWorker, ToWorker, WorkerInit } from './load-worker.js';
 import { schemaState, writeMeta, type LoadMeta } from './meta.js';
-import { randomLoadConstants, Rng } from './random.js';
+import { Rng } from '../../random/rng.js';
+import { randomLoadConstants } from './random.js';
 import { afterDataStatements, createTableStatement, dropStatements, TABLES } from './schema.js';
-import { tpccDialectFor, type TpccDialect } from './tpcc-dialect.js';
+import { tpccDialectFor } from './tpcc-dialect.js';
+import type { TpccDialect } from './tpcc-types.js';
 
 export interface LoadOptions {
   warehouses: number;

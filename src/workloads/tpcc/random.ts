@@ -4,56 +4,7 @@
  * generators share one implementation, and unit tests can pin each rule.
  */
 
-const TWO_POW_32 = 4294967296;
-
-/** sfc32: a 128-bit-state generator that passes PractRand and costs a few integer ops per draw. */
-export class Rng {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
-
-  constructor(seed: number) {
-    this.a = 0x9e3779b9;
-    this.b = 0x243f6a88;
-    this.c = 0xb7e15162;
-    this.d = seed >>> 0;
-    for (let i = 0; i < 15; i++) this.next32();
-  }
-
-  /** A uniformly distributed unsigned 32-bit integer. */
-  next32(): number {
-    const t = (((this.a + this.b) | 0) + this.d) | 0;
-    this.d = (this.d + 1) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = (this.c << 21) | (this.c >>> 11);
-    this.c = (this.c + t) | 0;
-    return t >>> 0;
-  }
-
-  /** Uniform on [0, 1). */
-  float(): number {
-    return this.next32() / TWO_POW_32;
-  }
-
-  /** Uniform integer in [lo, hi], both ends included. */
-  int(lo: number, hi: number): number {
-    return lo + Math.floor((this.next32() / TWO_POW_32) * (hi - lo + 1));
-  }
-}
-
-/** Derives independent seeds for workers, warehouses or terminals from one run seed. */
-export function deriveSeed(seed: number, ...parts: number[]): number {
-  let h = seed >>> 0;
-  for (const p of parts) {
-    h = Math.imul(h ^ (p >>> 0), 0x85ebca6b) >>> 0;
-    h = (h ^ (h >>> 13)) >>> 0;
-    h = Math.imul(h, 0xc2b2ae35) >>> 0;
-    h = (h ^ (h >>> 16)) >>> 0;
-  }
-  return h;
-}
+import type { Rng } from '../../random/rng.js';
 
 /** Byte codes of the 62 alphanumerics, the a-string alphabet every kit uses. */
 export const ALNUM = Buffer.from('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 'latin1');

@@ -4,35 +4,8 @@
  * loaded only when its URL scheme is used, so a SQLite user never loads a PostgreSQL driver.
  */
 import { SCHEMES, schemeOf, SUPPORTED_URL_FORMS, type Dialect } from '../../dialects/dialect.js';
-import type { Executor } from '../../engine/types.js';
 import { UsageError } from '../../errors.js';
-import type { RunInputContext } from './inputs.js';
-import type { TpccCounters } from './profile.js';
-import type { DdlFlavor, TableName } from './schema.js';
-
-export interface TpccExecutor extends Executor<TpccCounters> {
-  /** New-Orders committed over the executor's whole life, to audit against the database. */
-  readonly committedNewOrders: number;
-  close(): Promise<void>;
-}
-
-export interface ExecutorOptions {
-  /** Server-side procedures, one round trip per transaction, instead of client-side SQL. */
-  procedures: boolean;
-}
-
-export interface TpccDialect {
-  readonly dialect: Dialect;
-  readonly ddl: DdlFlavor;
-  /** Statements that refresh the planner's statistics for a table. */
-  analyze(table: TableName): string[];
-  openExecutor(
-    url: string,
-    connections: number,
-    ctx: RunInputContext,
-    options: ExecutorOptions,
-  ): Promise<TpccExecutor>;
-}
+import type { TpccDialect } from './tpcc-types.js';
 
 const LOADERS: Readonly<Record<Dialect['name'], () => Promise<TpccDialect>>> = {
   postgres: async () => (await import('./postgres/index.js')).postgresTpcc,

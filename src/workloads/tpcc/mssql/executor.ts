@@ -9,7 +9,7 @@ import type { MssqlModule, MssqlPool, MssqlResult, MssqlTypeSpec } from '../../.
 import { classifyMssqlError, isRetryable } from '../../../dialects/mssql/errors.js';
 import { TxbenchError } from '../../../errors.js';
 import { RetriesExhaustedError, type ErrorClass, type TerminalContext } from '../../../engine/types.js';
-import type { ExecutorOptions, TpccExecutor } from '../tpcc-dialect.js';
+import type { ExecutorOptions, TpccExecutor } from '../tpcc-types.js';
 import {
   deliveryInput,
   newOrderInput,

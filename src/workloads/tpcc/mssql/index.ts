@@ -3,7 +3,7 @@
  * the generated statements and the pure logic are tested; no run against SQL Server has been made.
  */
 import { mssqlDialect } from '../../../dialects/mssql/dialect.js';
-import type { TpccDialect } from '../tpcc-dialect.js';
+import type { TpccDialect } from '../tpcc-types.js';
 import { MssqlTpccExecutor } from './executor.js';
 import { analyzeStatements, MSSQL_DDL } from './sql.js';
 

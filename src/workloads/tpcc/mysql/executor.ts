@@ -9,7 +9,7 @@ import { checkServer, openConnection } from '../../../dialects/mysql/connect.js'
 import { classifyMysqlError, isRetryable } from '../../../dialects/mysql/errors.js';
 import { parseMysqlUrl, type MysqlSettings } from '../../../dialects/mysql/url.js';
 import { RetriesExhaustedError, type ErrorClass, type TerminalContext } from '../../../engine/types.js';
-import type { ExecutorOptions, TpccExecutor } from '../tpcc-dialect.js';
+import type { ExecutorOptions, TpccExecutor } from '../tpcc-types.js';
 import {
   deliveryInput,
   newOrderInput,

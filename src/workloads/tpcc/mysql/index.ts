@@ -1,6 +1,6 @@
 import { mysqlDialect } from '../../../dialects/mysql/dialect.js';
 import type { ColumnType, DdlFlavor } from '../schema.js';
-import type { TpccDialect } from '../tpcc-dialect.js';
+import type { TpccDialect } from '../tpcc-types.js';
 import { MysqlTpccExecutor } from './executor.js';
 
 export function mysqlColumnType(t: ColumnType): string {

@@ -8,7 +8,7 @@ import { classifyPostgresError, isRetryable } from '../../../dialects/postgres/e
 import { connect, describeConnectionError } from '../../../dialects/postgres/connect.js';
 import { RetriesExhaustedError, type ErrorClass, type TerminalContext } from '../../../engine/types.js';
 import { TxbenchError } from '../../../errors.js';
-import type { ExecutorOptions, TpccExecutor } from '../tpcc-dialect.js';
+import type { ExecutorOptions, TpccExecutor } from '../tpcc-types.js';
 import {
   deliveryInput,
   newOrderInput,

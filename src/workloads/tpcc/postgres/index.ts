@@ -1,6 +1,6 @@
 import { postgresDialect } from '../../../dialects/postgres/dialect.js';
 import type { ColumnType } from '../schema.js';
-import type { TpccDialect } from '../tpcc-dialect.js';
+import type { TpccDialect } from '../tpcc-types.js';
 import { PostgresTpccExecutor } from './executor.js';
 
 function columnType(t: ColumnType): string {

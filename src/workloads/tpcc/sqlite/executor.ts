@@ -25,7 +25,7 @@ import {
 } from '../inputs.js';
 import { DELIVERY, NEW_ORDER, ORDER_STATUS, PAYMENT, STOCK_LEVEL, type TpccCounters } from '../profile.js';
 import { tallyDelivery, tallyNewOrder, tallyOrderStatus, tallyPayment } from '../tally.js';
-import type { ExecutorOptions, TpccExecutor } from '../tpcc-dialect.js';
+import type { ExecutorOptions, TpccExecutor } from '../tpcc-types.js';
 import { SqliteTransactions } from './transactions.js';
 
 export const MAX_RETRIES = 5;

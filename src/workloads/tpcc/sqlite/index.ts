@@ -1,6 +1,6 @@
 import { sqliteDialect } from '../../../dialects/sqlite/dialect.js';
 import type { ColumnType, DdlFlavor } from '../schema.js';
-import type { TpccDialect } from '../tpcc-dialect.js';
+import type { TpccDialect } from '../tpcc-types.js';
 import { SqliteTpccExecutor } from './executor.js';
 
 /**

@@ -5,10 +5,9 @@
 import path from 'node:path';
 import { makeTempDir, removeDir, startTempServer } from '../helpers.js';
 
-export interface TestTarget {
-  url: string;
-  stop(): Promise<void>;
-}
+import type { TestTarget } from './test-target.js';
+
+export type { TestTarget } from './test-target.js';
 
 export type DialectName = 'postgres' | 'mysql' | 'sqlite';
 

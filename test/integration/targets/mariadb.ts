@@ -11,7 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { makeTempDir, removeDir } from '../helpers.js';
-import type { TestTarget } from './index.js';
+import type { TestTarget } from './test-target.js';
 
 const run = promisify(execFile);
 

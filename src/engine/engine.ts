@@ -247,9 +247,12 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
   private openWindow(): void {
     if (!this.accepting) return;
     // Intervals restart with the window, so none straddles warm-up and measurement.
-    if (this.config.warmupMs > 0) this.emitInterval();
+    // One clock reading for both edges: the measured intervals add up to exactly the window.
+    const now = performance.now();
+    if (this.config.warmupMs > 0) this.emitInterval(now);
+    else this.lastIntervalAt = now;
     this.restartIntervals();
-    this.windowStart = performance.now();
+    this.windowStart = now;
     this.window = this.newTypeStats();
     this.counters = this.newCounters();
     this.errorsByClass = emptyErrorCounts();
@@ -265,7 +268,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     this.accepting = false;
     this.status = status;
     this.windowEnd = performance.now();
-    this.emitInterval();
+    this.emitInterval(this.windowEnd);
     this.restartIntervals();
     if (this.phaseTimer) clearTimeout(this.phaseTimer);
     if (this.timer) clearTimeout(this.timer);
@@ -513,8 +516,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     this.intervalTimer = setInterval(() => this.emitInterval(), this.config.intervalMs);
   }
 
-  private emitInterval(): void {
-    const now = performance.now();
+  private emitInterval(now = performance.now()): void {
     const seconds = (now - this.lastIntervalAt) / 1000;
     const counted = this.intervalStats.some((s) => s.count > 0 || s.errors > 0);
     if (seconds <= 0 || (seconds < 0.001 && !counted)) return;

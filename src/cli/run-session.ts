@@ -4,7 +4,7 @@
  */
 import { ExitCode, UsageError } from '../errors.js';
 import { formatLoadResult, loadProgressPrinter } from '../report/load-progress.js';
-import { formatInterval, formatRunHeader } from '../report/run-summary.js';
+import { drainWarning, formatInterval, formatRunHeader } from '../report/run-summary.js';
 import { RunDirectory, writeJson } from '../results/run-dir.js';
 import { TpccRun, type RunListener, type RunOptions, type RunReport } from '../run/tpcc-run.js';
 import type { Target } from '../targets/target.js';
@@ -98,7 +98,11 @@ export async function saveResults(
   if (json !== undefined) await writeJson(json, content);
 }
 
-/** Exit code for a finished run: interrupted 130, lost database 3, else 0. */
+/**
+ * Exit code for a finished run: interrupted 130, lost database 3, incomplete drain 1, else 0.
+ * An incomplete drain exits 1, like a failed check: the figures stand, but a transaction still
+ * running `drainMs` after the window closed is a fault a script must not mistake for success.
+ */
 export function exitCodeOf(reports: readonly RunReport[]): number {
   if (reports.some((r) => r.status === 'interrupted')) return ExitCode.interrupted;
   const failed = reports.find((r) => r.status === 'failed');
@@ -107,6 +111,11 @@ export function exitCodeOf(reports: readonly RunReport[]): number {
       `txbench: ${failed.failure ?? 'the run failed'}; the results above cover what was measured`,
     );
     return ExitCode.database;
+  }
+  const stuck = reports.find((r) => r.status === 'incomplete-drain');
+  if (stuck) {
+    console.error(`txbench: ${drainWarning(stuck.drain)} ; look for blocked or stuck sessions on the server`);
+    return ExitCode.checkFailed;
   }
   return ExitCode.ok;
 }

@@ -5,6 +5,7 @@ import { formatCheckResults } from '../report/check-table.js';
 import { formatRunSummary, formatTargetsTable } from '../report/run-summary.js';
 import { RunDirectory, RUN_SCHEMA_VERSION, writeJson } from '../results/run-dir.js';
 import { aggregate } from '../run/aggregate.js';
+import { SharedCpu } from '../run/shared-cpu.js';
 import type { Target } from '../targets/target.js';
 import { DISCLAIMER, type RunOptions, type RunReport } from '../run/tpcc-run.js';
 import { TPCC_TRANSACTIONS } from '../workloads/tpcc/profile.js';
@@ -46,7 +47,8 @@ tpmC, NOPM and response times. Loads ${DEFAULT_RUN_WAREHOUSES} warehouses first 
   --check            run \`txbench check\` after the run; exit 1 if it fails
   --db URL / --data-dir DIR [--label NAME]   the target, as for \`txbench load\`; give several
                      (each with its own --label) to drive them at the same moment and add them up
-Exit codes: 0 ok, 1 --check failed, 2 bad usage, 3 database unreachable or lost, 130 interrupted.`;
+Exit codes: 0 ok, 1 --check failed or the drain gave up on running transactions (status
+incomplete-drain), 2 bad usage, 3 database unreachable or lost, 130 interrupted.`;
 
 export const RUN_FLAGS = {
   db: { type: 'string', multiple: true },
@@ -183,9 +185,24 @@ async function runMany(
   json: string | undefined,
 ): Promise<RunReport[]> {
   const gate = startingGate(targets.length);
-  const runs = targets.map((t) =>
-    newRun(t, options, { ...progressListener(`[${t.spec.label}] `, runDir), ready: () => gate.arrive() }),
-  );
+  // One process, one thread: its CPU is measured once for all targets, none charged to any one.
+  const cpu = new SharedCpu();
+  const runs = targets.map((t) => {
+    const progress = progressListener(`[${t.spec.label}] `, runDir);
+    const cpuPhase = cpu.forTarget();
+    return newRun(
+      t,
+      { ...options, otherTargetsInProcess: true },
+      {
+        ...progress,
+        onPhase: (phase) => {
+          cpuPhase(phase);
+          progress.onPhase?.(phase);
+        },
+        ready: () => gate.arrive(),
+      },
+    );
+  });
   const startedAt = new Date().toISOString();
   const settled = await withInterrupt(
     () => runs,
@@ -204,7 +221,7 @@ async function runMany(
   const failure = settled.find((s) => s.status === 'rejected');
   if (failure) throw failure.reason;
   const reports = settled.map((s) => (s as PromiseFulfilledResult<RunReport>).value);
-  const summary = aggregate(reports);
+  const summary = aggregate(reports, cpu.result());
   console.log(formatTargetsTable(reports, summary));
   const content = {
     schemaVersion: RUN_SCHEMA_VERSION,

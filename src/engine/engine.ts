@@ -39,7 +39,28 @@ export interface EngineConfig {
 }
 
 export type Phase = 'warmup' | 'measure' | 'drain' | 'done';
-export type RunStatus = 'completed' | 'interrupted' | 'failed';
+/**
+ * `incomplete-drain`: the window ran its course, but transactions were still running when the
+ * drain gave up; the figures cover what finished, and `drain` says what did not.
+ */
+export type RunStatus = 'completed' | 'incomplete-drain' | 'interrupted' | 'failed';
+
+/** What was due when the window closed and never finished. */
+export interface DrainReport {
+  /** How long the drain was allowed, ms. */
+  limitMs: number;
+  /**
+   * Due but not yet started when the window closed (waiting for a connection slot, or for their
+   * turn of the event loop): never run, since they could no longer finish inside the window.
+   */
+  queued: number;
+  /** Still running when the drain gave up; 0 when every one finished within `limitMs`. */
+  inFlight: number;
+  /** queued + inFlight: transactions that were due and never finished. */
+  abandoned: number;
+  /** How long the oldest abandoned transaction had been due when the drain ended, ms; null when none. */
+  oldestAgeMs: number | null;
+}
 
 export interface TypeStats {
   count: number;
@@ -65,8 +86,12 @@ export interface EngineResult<C extends Counters> {
   errorsByClass: Record<ErrorClass, number>;
   /** The workload's counters, summed over exactly the transactions the window counts. */
   counters: C;
-  /** How late the scheduler started transactions (µs), over the measured window. */
+  /**
+   * How late the scheduler handed each transaction to the connection pool (µs), over the measured
+   * window: every submission, whether it came off the timer heap or the think-scale-0 ready ring.
+   */
   lateness: Histogram;
+  drain: DrainReport;
   failure?: string | undefined;
 }
 
@@ -125,6 +150,11 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
   private failure: string | undefined;
   private finish: (() => void) | undefined;
   private drainTimer: NodeJS.Timeout | undefined;
+  private drainLimitMs = 0;
+  /** Due but never started at the window's close, and the earliest due time among them. */
+  private queuedAtClose = 0;
+  private oldestQueuedDue = Infinity;
+  private drain: DrainReport | undefined;
 
   constructor(
     private readonly config: EngineConfig,
@@ -217,9 +247,12 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
   private openWindow(): void {
     if (!this.accepting) return;
     // Intervals restart with the window, so none straddles warm-up and measurement.
-    if (this.config.warmupMs > 0) this.emitInterval();
+    // One clock reading for both edges: the measured intervals add up to exactly the window.
+    const now = performance.now();
+    if (this.config.warmupMs > 0) this.emitInterval(now);
+    else this.lastIntervalAt = now;
     this.restartIntervals();
-    this.windowStart = performance.now();
+    this.windowStart = now;
     this.window = this.newTypeStats();
     this.counters = this.newCounters();
     this.errorsByClass = emptyErrorCounts();
@@ -235,23 +268,69 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     this.accepting = false;
     this.status = status;
     this.windowEnd = performance.now();
-    this.emitInterval();
+    this.emitInterval(this.windowEnd);
     this.restartIntervals();
     if (this.phaseTimer) clearTimeout(this.phaseTimer);
     if (this.timer) clearTimeout(this.timer);
+    this.countQueued();
     this.heap.clear();
     this.waitCount = 0;
     this.readyCount = 0;
     this.phase = 'drain';
     this.emit('phase', 'drain');
     // After a lost connection, in-flight work on dead connections may never settle: wait less.
-    const drainMs = status === 'failed' ? Math.min(this.config.drainMs, 5000) : this.config.drainMs;
+    this.drainLimitMs = status === 'failed' ? Math.min(this.config.drainMs, 5000) : this.config.drainMs;
     if (this.inFlight === 0) this.done();
-    else this.drainTimer = setTimeout(() => this.done(), drainMs);
+    else this.drainTimer = setTimeout(() => this.done(), this.drainLimitMs);
+  }
+
+  /**
+   * Terminals that were due but had not started when the window closed: those waiting for a slot,
+   * those on the ready ring, and those the timer heap had not yet released. They are dropped, not
+   * run (nothing they did could count any more), but they are counted.
+   */
+  private countQueued(): void {
+    let queued = 0;
+    let oldest = Infinity;
+    const note = (id: number): void => {
+      queued++;
+      oldest = Math.min(oldest, this.dueAt[id]!);
+    };
+    for (let k = 0; k < this.waitCount; k++) note(this.waitRing[(this.waitHead + k) % this.waitRing.length]!);
+    for (let k = 0; k < this.readyCount; k++)
+      note(this.readyRing[(this.readyHead + k) % this.readyRing.length]!);
+    const now = this.windowEnd;
+    while (this.heap.size > 0 && this.heap.peekDue() <= now) note(this.heap.pop());
+    this.queuedAtClose = queued;
+    this.oldestQueuedDue = oldest;
+  }
+
+  /** What the drain left behind, taken once as it ends (on time or not). */
+  private drainReport(): DrainReport {
+    const now = performance.now();
+    let inFlight = 0;
+    let oldest = this.oldestQueuedDue;
+    for (let s = 0; s < this.slotTerminal.length; s++) {
+      const id = this.slotTerminal[s]!;
+      if (id < 0) continue;
+      inFlight++;
+      oldest = Math.min(oldest, this.dueAt[id]!);
+    }
+    const abandoned = this.queuedAtClose + inFlight;
+    return {
+      limitMs: this.drainLimitMs,
+      queued: this.queuedAtClose,
+      inFlight,
+      abandoned,
+      oldestAgeMs: abandoned > 0 ? Math.max(0, Math.round(now - oldest)) : null,
+    };
   }
 
   private done(): void {
     if (this.phase === 'done') return;
+    this.drain = this.drainReport();
+    // Only an otherwise complete run is downgraded: interrupted and failed already say why it ended.
+    if (this.drain.inFlight > 0 && this.status === 'completed') this.status = 'incomplete-drain';
     if (this.drainTimer) clearTimeout(this.drainTimer);
     if (this.intervalTimer) clearInterval(this.intervalTimer);
     if (this.phaseTimer) clearTimeout(this.phaseTimer);
@@ -273,6 +352,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
       errorsByClass: this.errorsByClass,
       counters: this.counters,
       lateness: this.lateness,
+      drain: this.drain ?? this.drainReport(),
       failure: this.failure,
     };
   }
@@ -326,17 +406,22 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     this.timerDue = Infinity;
     const now = performance.now();
     // Terminals due within the next half millisecond go now: setTimeout cannot aim finer.
-    while (this.heap.size > 0 && this.heap.peekDue() <= now + 0.5) {
-      const id = this.heap.pop();
-      const late = now - this.dueAt[id]!;
-      recordUs(this.lateness, late > 0 ? late * 1000 : 0);
-      this.submit(id);
-    }
+    while (this.heap.size > 0 && this.heap.peekDue() <= now + 0.5) this.submit(this.heap.pop());
     this.armTimer();
   };
 
+  /**
+   * Hands a due terminal to the connection pool, recording how late the scheduler got to it: from
+   * its due time to now, whichever way it got here (timer heap or ready ring). Waiting for a free
+   * slot after this point is not lateness: that is the pool's (the database's) delay, already in
+   * the response time, which runs from the due time; lateness is the scheduler's own delay only.
+   */
   private submit(id: number): void {
     if (!this.accepting) return;
+    // Read per submission, not per batch: a long batch delays its last terminals, and that shows.
+    const late = performance.now() - this.dueAt[id]!;
+    // The heap releases terminals up to half a millisecond early: that is not lateness.
+    recordUs(this.lateness, late > 0 ? late * 1000 : 0);
     const slot = this.freeSlots.pop();
     if (slot === undefined) {
       this.waitRing[(this.waitHead + this.waitCount) % this.waitRing.length] = id;
@@ -431,8 +516,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     this.intervalTimer = setInterval(() => this.emitInterval(), this.config.intervalMs);
   }
 
-  private emitInterval(): void {
-    const now = performance.now();
+  private emitInterval(now = performance.now()): void {
     const seconds = (now - this.lastIntervalAt) / 1000;
     const counted = this.intervalStats.some((s) => s.count > 0 || s.errors > 0);
     if (seconds <= 0 || (seconds < 0.001 && !counted)) return;

@@ -1,5 +1,7 @@
 import { formatDuration } from '../config/duration.js';
 import type { AggregateSummary } from '../run/aggregate.js';
+import type { DrainReport } from '../engine/engine.js';
+import type { ClientCpu } from '../metrics/client-cpu.js';
 import { DISCLAIMER, type IntervalRecord, type RunConfig, type RunReport } from '../run/tpcc-run.js';
 
 const n0 = (x: number): string => Math.trunc(x).toLocaleString('en-US');
@@ -24,6 +26,7 @@ export function formatRunSummary(r: RunReport): string {
     r.status === 'completed' ? '' : ` (${r.status.toUpperCase()}${r.failure ? `: ${r.failure}` : ''})`;
   lines.push(`${r.disclaimer}`);
   lines.push(`measured ${s.windowSeconds.toFixed(1)} s${status}`);
+  if (r.drain.inFlight > 0) lines.push(`  WARNING: ${drainWarning(r.drain)}`);
   lines.push(
     `  tpmC ${n0(s.tpmC)}   NOPM ${orNa(s.nopm, n0)}   TPS ${n2(s.tps)}   TPM ${orNa(s.tpm, n0)}   ` +
       `efficiency ${orNa(s.efficiencyPct, (v) => `${v.toFixed(1)}%`)}`,
@@ -80,15 +83,25 @@ export function formatRunSummary(r: RunReport): string {
   }
   const errs = Object.entries(r.errors).filter(([, v]) => v > 0);
   if (errs.length > 0) lines.push(`  errors by class: ${errs.map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  const cpu = s.clientCpu;
   lines.push('');
   lines.push(
-    `  txbench itself: ${cpu.coresUsed.toFixed(2)} cores, ${cpu.usPerTransaction.toFixed(0)} µs CPU per transaction, ` +
+    `  txbench itself: ${s.clientCpu === null ? 'CPU in the all-targets summary' : cpuText(s.clientCpu)}, ` +
       (s.schedulerLatenessMs === null
-        ? 'no scheduled waits (think-scale 0)'
+        ? 'no transactions submitted'
         : `scheduler lateness p50 ${ms(s.schedulerLatenessMs.p50)} ms, p99 ${ms(s.schedulerLatenessMs.p99)} ms, max ${ms(s.schedulerLatenessMs.max)} ms`),
   );
   return lines.join('\n');
+}
+
+const cpuText = (cpu: ClientCpu): string =>
+  `${cpu.coresUsed.toFixed(2)} cores, ${cpu.usPerTransaction.toFixed(0)} µs CPU per transaction`;
+
+/** One line on what the drain left unfinished, for the report and stderr. */
+export function drainWarning(d: DrainReport): string {
+  return (
+    `the drain gave up after ${formatDuration(d.limitMs)} with ${n0(d.inFlight)} transaction${d.inFlight === 1 ? '' : 's'} still running ` +
+    `and ${n0(d.queued)} never started (the oldest had waited ${formatDuration(d.oldestAgeMs ?? 0)}); they are not in the figures`
+  );
 }
 
 /** One line per interval (logs, CI) — the terminal view redraws the same line. */
@@ -140,5 +153,9 @@ export function formatTargetsTable(reports: readonly RunReport[], sum: Aggregate
     DISCLAIMER,
     ...table(header, rows),
     `TPS spread across targets: min ${n2(spread.minTps)}, max ${n2(spread.maxTps)}, max/min ${spread.maxOverMin === null ? 'n/a' : spread.maxOverMin.toFixed(4)}`,
+    `txbench itself (one process for all targets): ${sum.clientCpu === null ? 'CPU not measured' : cpuText(sum.clientCpu)}`,
+    ...reports
+      .filter((r) => r.drain.inFlight > 0)
+      .map((r) => `WARNING ${r.config.target}: ${drainWarning(r.drain)}`),
   ].join('\n');
 }

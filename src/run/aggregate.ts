@@ -1,8 +1,9 @@
 /**
  * Several targets driven at once, added up the way the reviews do: TPS and tpmC summed, response
- * time over every transaction of every target (histograms merged, not averages averaged), and the
- * spread across targets.
+ * time over every transaction of every target (histograms merged, not averages averaged), the
+ * spread across targets, and the process's CPU counted once.
  */
+import { clientCpuFigures, type ClientCpu, type ProcessCpu } from '../metrics/client-cpu.js';
 import { decodeHistogram, latencyMs, newHistogram, type LatencyMs } from '../metrics/histogram.js';
 import type { RunReport } from './tpcc-run.js';
 
@@ -17,6 +18,11 @@ export interface AggregateSummary {
   responseMs: LatencyMs;
   errors: number;
   spread: { minTps: number; maxTps: number; maxOverMin: number | null };
+  /**
+   * The txbench process's CPU while any target's window was open, once for all targets (they share
+   * the process, so per-target figures are null); null when it was not measured.
+   */
+  clientCpu: ClientCpu | null;
 }
 
 const round = (x: number, digits = 2): number => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -28,17 +34,22 @@ const sumOrNull = (xs: (number | null)[]): number | null =>
         1,
       );
 
-export function aggregate(reports: readonly RunReport[]): AggregateSummary {
+/** `processCpu`: the process's CPU over the union of the targets' windows, measured once. */
+export function aggregate(
+  reports: readonly RunReport[],
+  processCpu: (ProcessCpu & { seconds: number }) | null,
+): AggregateSummary {
   const all = newHistogram();
   for (const r of reports)
     for (const encoded of Object.values(r.histograms)) all.add(decodeHistogram(encoded));
   const tps = reports.map((r) => r.summary.tps);
   const minTps = Math.min(...tps);
   const maxTps = Math.max(...tps);
+  const transactions = reports.reduce((a, r) => a + r.summary.transactions, 0);
   return {
     targets: reports.length,
     windowSeconds: Math.max(...reports.map((r) => r.summary.windowSeconds)),
-    transactions: reports.reduce((a, r) => a + r.summary.transactions, 0),
+    transactions,
     tps: round(tps.reduce((a, b) => a + b, 0)),
     tpmC: reports.reduce((a, r) => a + r.summary.tpmC, 0),
     nopm: sumOrNull(reports.map((r) => r.summary.nopm)),
@@ -46,6 +57,7 @@ export function aggregate(reports: readonly RunReport[]): AggregateSummary {
     responseMs: latencyMs(all),
     errors: reports.reduce((a, r) => a + r.summary.errors, 0),
     spread: { minTps, maxTps, maxOverMin: minTps > 0 ? round(maxTps / minTps, 4) : null },
+    clientCpu: processCpu === null ? null : clientCpuFigures(processCpu, processCpu.seconds, transactions),
   };
 }
 

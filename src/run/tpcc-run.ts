@@ -9,6 +9,7 @@ import type { Db } from '../dialects/dialect.js';
 import { deckFromPercentages } from '../engine/deck.js';
 import {
   Engine,
+  type DrainReport,
   type EngineResult,
   type IntervalStats,
   type Phase,
@@ -57,6 +58,11 @@ export interface RunOptions {
   preconditionMs?: number | undefined;
   /** The embedded server's data directory, to describe the device under test. */
   dataDir?: string | undefined;
+  /**
+   * Other targets run in this process at the same time: the process's CPU is theirs as much as this
+   * run's, so this run reports none (summary.clientCpu null) and the caller measures it once.
+   */
+  otherTargetsInProcess?: boolean | undefined;
 }
 
 interface MeasureContext {
@@ -119,6 +125,8 @@ export interface RunReport {
   environment: RunEnvironment;
   precondition?: PreconditionReport | undefined;
   summary: RunSummary;
+  /** What was still queued or running when the measured window closed and never finished. */
+  drain: DrainReport;
   transactions: Record<string, TypeSummary>;
   audit: {
     counters: TpccCounters;
@@ -222,6 +230,7 @@ export class TpccRun {
         environment,
         ...(precondition ? { precondition } : {}),
         summary,
+        drain: result.drain,
         transactions: summarizeTypes(result),
         audit: {
           counters: result.counters,
@@ -273,6 +282,8 @@ export class TpccRun {
     let serverTxStart: Promise<number | undefined> = Promise.resolve(undefined);
     let nextIdsEnd: Promise<number | undefined> = Promise.resolve(undefined);
     let serverTxEnd: Promise<number | undefined> = Promise.resolve(undefined);
+    // Process-wide CPU: charged to this run only when no other target shares the process.
+    const ownCpu = this.options.otherTargetsInProcess !== true;
     let cpuStart = cpuUsage();
     let cpuEnd = cpuStart;
     engine.on('phase', (phase) => {
@@ -300,10 +311,15 @@ export class TpccRun {
       engine: result,
       warehouses: config.warehouses,
       terminals: config.terminals,
+      deck: config.deck,
       thinkScale: config.thinkScale,
       nextOrderIds: ids0 !== undefined && ids1 !== undefined ? { start: ids0, end: ids1 } : undefined,
       serverTransactions: tx0 !== undefined && tx1 !== undefined ? { start: tx0, end: tx1 } : undefined,
-      cpu: result.measured ? { userUs: cpuEnd.user, systemUs: cpuEnd.system } : { userUs: 0, systemUs: 0 },
+      cpu: !ownCpu
+        ? null
+        : result.measured
+          ? { userUs: cpuEnd.user, systemUs: cpuEnd.system }
+          : { userUs: 0, systemUs: 0 },
     });
     return { result, summary, intervals };
   }

@@ -21,6 +21,7 @@ import {
 interface Summary {
   tps: number;
   tpmC: number;
+  clientCpu: { coresUsed: number; usPerTransaction: number } | null;
 }
 
 function txbench(args: string[]): { status: number | null; stdout: string; stderr: string } {
@@ -102,6 +103,10 @@ describe('steps and two targets on one PostgreSQL server', () => {
     for (const t of out.targets) expect(t.summary.tps).toBeGreaterThan(0);
     expect(out.summary.tps).toBeCloseTo(out.targets[0]!.summary.tps + out.targets[1]!.summary.tps, 1);
     expect(out.summary.tpmC).toBe(out.targets[0]!.summary.tpmC + out.targets[1]!.summary.tpmC);
+    // One process drives both: its CPU is reported once, for the sum, and charged to neither target.
+    for (const t of out.targets) expect(t.summary.clientCpu).toBeNull();
+    expect(out.summary.clientCpu?.usPerTransaction).toBeGreaterThan(0);
+    expect(r.stdout.match(/cores/g)).toHaveLength(1);
   });
 });
 

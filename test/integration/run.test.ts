@@ -97,6 +97,14 @@ describe('TpccRun: 20 terminals, 2 warehouses, think-scale 0, 1 s warm-up, 10 s 
     expect(report.summary.windowSeconds).toBeLessThan(11);
   });
 
+  it('measures scheduler lateness and its own CPU at think-scale 0, and drained everything', () => {
+    expect(report.summary.schedulerLatenessMs).not.toBeNull();
+    expect(report.summary.clientCpu?.usPerTransaction).toBeGreaterThan(0);
+    expect(report.summary.ceilingTpmC).toBeNull();
+    expect(report.drain.inFlight).toBe(0);
+    expect(report.drain.abandoned).toBe(report.drain.queued);
+  });
+
   it('resolves the configuration from what was loaded', () => {
     expect(report.config).toMatchObject({
       target: 'test',

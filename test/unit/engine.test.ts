@@ -450,8 +450,8 @@ describe('Engine: the measured window', () => {
     expect(engine.currentPhase).toBe('done');
   });
 
-  it('an in-flight transaction that never finishes is abandoned after drainMs', async () => {
-    // Transactions started after 250 ms never complete.
+  it('an in-flight transaction that never finishes is abandoned after drainMs, and the run says so', async () => {
+    // Transactions started after 100 ms never complete.
     let t0 = 0;
     const ex = new StandIn({
       connections: 2,
@@ -462,12 +462,102 @@ describe('Engine: the measured window', () => {
       engineConfig({ terminals: 2, warmupMs: 0, durationMs: 200, drainMs: 120 }),
       ex,
     );
-    expect(result.status).toBe('completed');
+    expect(result.status).toBe('incomplete-drain');
     const drain = events.find((e) => e.kind === 'phase' && e.phase === 'drain')!;
     const done = events.find((e) => e.kind === 'phase' && e.phase === 'done')!;
     expect(done.at - drain.at).toBeGreaterThanOrEqual(110);
     expect(done.at - drain.at).toBeLessThan(1000);
     expect(ex.active).toBe(2);
+    expect(result.drain).toMatchObject({ limitMs: 120, queued: 0, inFlight: 2, abandoned: 2 });
+    // The oldest was due when it was called (about 100 ms in), and abandoned at the drain's end.
+    const oldestCall = Math.min(...ex.calls.filter((c) => c.doneAt === undefined).map((c) => c.calledAt));
+    expect(result.drain.oldestAgeMs!).toBeGreaterThanOrEqual(Math.floor(done.at - oldestCall) - 1);
+  });
+
+  it('one stuck transaction among many: queued terminals are counted, the rest drain, the run is incomplete', async () => {
+    // One slot hangs on its first measured call; 6 terminals share 3 slots, so some always queue.
+    let stuck: Call | undefined;
+    const ex = new StandIn({
+      connections: 3,
+      serviceMs: 2,
+      hold: (c) => {
+        if (stuck === undefined && c.callPhase === 'measure') stuck = c;
+        return c === stuck;
+      },
+    });
+    const { result, events } = await runEngine(
+      engineConfig({ terminals: 6, warmupMs: 50, durationMs: 150, drainMs: 80 }),
+      ex,
+    );
+    expect(stuck).toBeDefined();
+    expect(result.status).toBe('incomplete-drain');
+    expect(result.drain.inFlight).toBe(1);
+    // Six terminals, three slots: the window closed with terminals waiting for a slot.
+    expect(result.drain.queued).toBeGreaterThan(0);
+    expect(result.drain.queued).toBeLessThanOrEqual(5);
+    expect(result.drain.abandoned).toBe(result.drain.queued + 1);
+    const done = events.find((e) => e.kind === 'phase' && e.phase === 'done')!;
+    // The stuck one has been due since before it was called; nothing is older than the run.
+    expect(result.drain.oldestAgeMs!).toBeGreaterThanOrEqual(Math.floor(done.at - stuck!.calledAt) - 1);
+    expect(result.drain.oldestAgeMs!).toBeLessThan(1000);
+    ex.release();
+  });
+
+  it('a drain that finishes in time is completed, and still counts what never started', async () => {
+    const ex = new StandIn({ connections: 1, serviceMs: 3 });
+    const { result } = await runEngine(
+      engineConfig({ terminals: 4, warmupMs: 0, durationMs: 100, drainMs: 1_000 }),
+      ex,
+    );
+    expect(result.status).toBe('completed');
+    expect(result.drain.inFlight).toBe(0);
+    // One slot, four terminals: three were waiting for it when the window closed.
+    expect(result.drain.queued).toBe(3);
+    expect(result.drain.abandoned).toBe(3);
+    expect(result.drain.oldestAgeMs).not.toBeNull();
+  });
+
+  it('an interrupted run whose drain gives up stays interrupted, with the drain counted', async () => {
+    const ex = new StandIn({ connections: 2, serviceMs: 3, hold: (c) => c.seq === 10 });
+    const { result } = await runEngine(
+      engineConfig({ terminals: 2, warmupMs: 0, durationMs: 10_000, drainMs: 50 }),
+      ex,
+      (engine) => setTimeout(() => engine.stop('interrupted', 'by the test'), 150),
+    );
+    expect(result.status).toBe('interrupted');
+    expect(result.drain.inFlight).toBe(1);
+    ex.release();
+  });
+});
+
+describe('Engine: scheduler lateness', () => {
+  it('is recorded for every submission at think-scale 0 (the ready ring), not only off the timer', async () => {
+    const ex = new StandIn({ connections: 4 });
+    const { result } = await runEngine(
+      engineConfig({ terminals: 4, thinkScale: 0, warmupMs: 50, durationMs: 150 }),
+      ex,
+    );
+    expect(total(result)).toBeGreaterThan(20);
+    // Every transaction counted in the window was submitted in it, so each has a lateness sample.
+    expect(result.lateness.totalCount).toBeGreaterThanOrEqual(total(result));
+    expect(result.lateness.totalCount).toBeLessThanOrEqual(
+      ex.calls.filter((c) => c.callPhase === 'measure').length,
+    );
+  });
+
+  it('waiting for a connection slot is not lateness (it is in the response time instead)', async () => {
+    // One slot, five terminals, 20 ms each: every transaction waits about 80 ms for the slot.
+    const ex = new StandIn({ connections: 1, serviceMs: 20 });
+    const { result } = await runEngine(
+      engineConfig({ terminals: 5, thinkScale: 0, warmupMs: 60, durationMs: 300 }),
+      ex,
+    );
+    const responseMs =
+      result.perType.reduce((a, t) => Math.max(a, t.histogram.getValueAtPercentile(50)), 0) / 1000;
+    expect(responseMs).toBeGreaterThan(60);
+    expect(result.lateness.totalCount).toBeGreaterThan(0);
+    // The scheduler hands each terminal over within a turn of the event loop of its due time.
+    expect(result.lateness.getValueAtPercentile(50) / 1000).toBeLessThan(responseMs / 2);
   });
 });
 

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineResult, TypeStats } from '../../src/engine/engine.js';
 import { newHistogram, recordUs } from '../../src/metrics/histogram.js';
-import { newTpccCounters, type TpccCounters } from '../../src/workloads/tpcc/profile.js';
-import { auditChecks, summarize, summarizeTypes, type AuditCheck } from '../../src/workloads/tpcc/summary.js';
+import { newTpccCounters, TPCC_DECK, type TpccCounters } from '../../src/workloads/tpcc/profile.js';
+import {
+  auditChecks,
+  summarize,
+  summarizeTypes,
+  type AuditCheck,
+  type RunSummary,
+} from '../../src/workloads/tpcc/summary.js';
 
 /** A type's statistics with `count` completions, each recorded at `ms` milliseconds. */
 function stats(count: number, ms: number | number[] = 10, errors = 0, retries = 0): TypeStats {
@@ -27,6 +33,7 @@ function engineResult(
     errorsByClass: { conflict: 0, deadlock: 0, lockTimeout: 0, connection: 0, constraint: 0, other: 0 },
     counters: { ...newTpccCounters(), ...counters },
     lateness,
+    drain: { limitMs: 30_000, queued: 0, inFlight: 0, abandoned: 0, oldestAgeMs: null },
     failure: undefined,
   };
 }
@@ -55,7 +62,7 @@ function check(checks: AuditCheck[], name: string): AuditCheck {
 describe('summarize', () => {
   it('computes TPS over the window from all five types', () => {
     const engine = engineResult([stats(450), stats(430), stats(40), stats(40), stats(40)], 100);
-    const s = summarize({ engine, warehouses: 1, thinkScale: 0, cpu: CPU0 });
+    const s = summarize({ engine, warehouses: 1, thinkScale: 0, deck: TPCC_DECK, cpu: CPU0 });
     expect(s.transactions).toBe(1000);
     expect(s.tps).toBe(10);
     expect(s.windowSeconds).toBe(100);
@@ -63,13 +70,13 @@ describe('summarize', () => {
 
   it('rounds TPS to 2 decimals', () => {
     const engine = engineResult([stats(1), stats(1), stats(0), stats(0), stats(0)], 3);
-    expect(summarize({ engine, warehouses: 1, thinkScale: 0, cpu: CPU0 }).tps).toBe(0.67);
+    expect(summarize({ engine, warehouses: 1, thinkScale: 0, deck: TPCC_DECK, cpu: CPU0 }).tps).toBe(0.67);
   });
 
   it('truncates tpmC (105.548 is reported as 105) and counts New-Orders only', () => {
     // 26,387 New-Orders in 250 minutes = 105.548 per minute.
     const engine = engineResult([stats(26_387), stats(50_000), stats(0), stats(0), stats(0)], 250 * 60);
-    const s = summarize({ engine, warehouses: 10, thinkScale: 0, cpu: CPU0 });
+    const s = summarize({ engine, warehouses: 10, thinkScale: 0, deck: TPCC_DECK, cpu: CPU0 });
     expect(s.tpmC).toBe(105);
   });
 
@@ -81,7 +88,7 @@ describe('summarize', () => {
     [7, 90, 4],
   ])('%i New-Orders in %i s is tpmC %i', (newOrders, seconds, tpmC) => {
     const engine = engineResult([stats(newOrders), stats(0), stats(0), stats(0), stats(0)], seconds);
-    expect(summarize({ engine, warehouses: 1, thinkScale: 0, cpu: CPU0 }).tpmC).toBe(tpmC);
+    expect(summarize({ engine, warehouses: 1, thinkScale: 0, deck: TPCC_DECK, cpu: CPU0 }).tpmC).toBe(tpmC);
   });
 
   it('a zero-length window gives zeros, not Infinity or NaN', () => {
@@ -90,6 +97,7 @@ describe('summarize', () => {
       engine,
       warehouses: 1,
       thinkScale: 1,
+      deck: TPCC_DECK,
       nextOrderIds: { start: 1, end: 2 },
       serverTransactions: { start: 1, end: 2 },
       cpu: { userUs: 1000, systemUs: 0 },
@@ -98,12 +106,12 @@ describe('summarize', () => {
     expect(s.tpmC).toBe(0);
     expect(s.nopm).toBeNull();
     expect(s.tpm).toBeNull();
-    expect(s.clientCpu.coresUsed).toBe(0);
+    expect(s.clientCpu?.coresUsed).toBe(0);
   });
 
   it('NOPM is the sum(D_NEXT_O_ID) delta per minute; null when unknown', () => {
     const engine = engineResult([stats(0), stats(0), stats(0), stats(0), stats(0)], 120);
-    const base = { engine, warehouses: 2, thinkScale: 0, cpu: CPU0 };
+    const base = { engine, warehouses: 2, thinkScale: 0, deck: TPCC_DECK, cpu: CPU0 };
     expect(summarize({ ...base, nextOrderIds: { start: 60_020, end: 61_020 } }).nopm).toBe(500);
     expect(summarize({ ...base, nextOrderIds: { start: 60_020, end: 60_021 } }).nopm).toBe(0.5);
     // One decimal.
@@ -121,6 +129,7 @@ describe('summarize', () => {
       engine,
       warehouses: 1,
       thinkScale: 0,
+      deck: TPCC_DECK,
       nextOrderIds: { start: 30_000, end: 30_990 },
       cpu: CPU0,
     });
@@ -130,7 +139,7 @@ describe('summarize', () => {
 
   it('TPM is the server transaction delta per minute; null when unknown', () => {
     const engine = engineResult([stats(0), stats(0), stats(0), stats(0), stats(0)], 30);
-    const base = { engine, warehouses: 1, thinkScale: 0, cpu: CPU0 };
+    const base = { engine, warehouses: 1, thinkScale: 0, deck: TPCC_DECK, cpu: CPU0 };
     expect(summarize({ ...base, serverTransactions: { start: 1000, end: 4000 } }).tpm).toBe(6000);
     expect(summarize(base).tpm).toBeNull();
   });
@@ -141,6 +150,7 @@ describe('summarize', () => {
       engine,
       warehouses: 1,
       thinkScale: 0,
+      deck: TPCC_DECK,
       cpu: { userUs: 1_500_000, systemUs: 500_000 },
     });
     expect(s.clientCpu).toEqual({ userS: 1.5, systemS: 0.5, coresUsed: 0.2, usPerTransaction: 2000 });
@@ -148,30 +158,48 @@ describe('summarize', () => {
       engine: engineResult([stats(0), stats(0), stats(0), stats(0), stats(0)], 10),
       warehouses: 1,
       thinkScale: 0,
+      deck: TPCC_DECK,
       cpu: { userUs: 1000, systemUs: 0 },
     });
-    expect(none.clientCpu.usPerTransaction).toBe(0);
+    expect(none.clientCpu?.usPerTransaction).toBe(0);
   });
 
-  it('efficiency against 12.86 tpmC per warehouse only at think-scale 1', () => {
-    // 1286 New-Orders in 10 minutes on 10 warehouses: 128 tpmC (truncated), 99.5% of 128.6.
-    const engine = engineResult([stats(1286), stats(1200), stats(0), stats(0), stats(0)], 600);
-    const at = (thinkScale: number, warehouses = 10): number | null =>
-      summarize({ engine, warehouses, thinkScale, cpu: CPU0 }).efficiencyPct;
-    expect(at(1)).toBe(99.5);
-    expect(at(1, 20)).toBe(49.8);
-    expect(at(1, 1)).toBe(995.3);
-    expect(at(0)).toBeNull();
-    expect(at(0.5)).toBeNull();
-    expect(at(2)).toBeNull();
+  it('efficiency is against the ceiling of the configured deck, only at think-scale 1', () => {
+    // The 23-card deck caps 10 terminals at 12.61 tpmC (12.86 belongs to a 45/43/4/4/4 mix):
+    // 1260 New-Orders in 10 minutes from 100 terminals is 126 tpmC, 99.96% of 126.05.
+    const engine = engineResult([stats(1260), stats(1260), stats(0), stats(0), stats(0)], 600);
+    const at = (thinkScale: number, warehouses = 10): RunSummary =>
+      summarize({ engine, warehouses, thinkScale, deck: TPCC_DECK, cpu: CPU0 });
+    expect(at(1).ceilingTpmC).toBeCloseTo(126.05, 1);
+    expect(at(1).ceilingTpmC!).toBeLessThan(128.6);
+    expect(at(1).efficiencyPct).toBe(100);
+    expect(at(1, 20).efficiencyPct).toBe(50);
+    for (const unpaced of [0, 0.5, 2]) {
+      expect(at(unpaced).efficiencyPct).toBeNull();
+      expect(at(unpaced).ceilingTpmC).toBeNull();
+    }
+  });
+
+  it('the ceiling follows the configured mix: 45/43/4/4/4 is the 12.86 per 10 terminals of the spec', () => {
+    const engine = engineResult([stats(1286), stats(1229), stats(0), stats(0), stats(0)], 600);
+    const s = summarize({ engine, warehouses: 10, thinkScale: 1, deck: [45, 43, 4, 4, 4], cpu: CPU0 });
+    expect(s.ceilingTpmC).toBeCloseTo(128.6, 1);
+    expect(s.efficiencyPct).toBe(99.5);
   });
 
   it('efficiency is against the terminals driven when they are not 10 per warehouse', () => {
-    const engine = engineResult([stats(1286), stats(1200), stats(0), stats(0), stats(0)], 600);
-    // 128 tpmC from 200 terminals on 10 warehouses: the ceiling is 12.86 x 20 = 257.2.
-    expect(
-      summarize({ engine, warehouses: 10, terminals: 200, thinkScale: 1, cpu: CPU0 }).efficiencyPct,
-    ).toBe(49.8);
+    const engine = engineResult([stats(1260), stats(1260), stats(0), stats(0), stats(0)], 600);
+    // 126 tpmC from 200 terminals on 10 warehouses: the ceiling is twice that of 100 terminals.
+    const s = summarize({
+      engine,
+      warehouses: 10,
+      terminals: 200,
+      thinkScale: 1,
+      deck: TPCC_DECK,
+      cpu: CPU0,
+    });
+    expect(s.ceilingTpmC).toBeCloseTo(252.1, 1);
+    expect(s.efficiencyPct).toBe(50);
   });
 
   it('overall response times merge every type; errors and retries add up', () => {
@@ -179,7 +207,7 @@ describe('summarize', () => {
       [stats(2, [10, 20], 1, 3), stats(2, [30, 40], 2, 0), stats(0, [], 0, 1), stats(0, []), stats(0, [])],
       10,
     );
-    const s = summarize({ engine, warehouses: 1, thinkScale: 0, cpu: CPU0 });
+    const s = summarize({ engine, warehouses: 1, thinkScale: 0, deck: TPCC_DECK, cpu: CPU0 });
     expect(s.responseMs.avg).toBeCloseTo(25, 1);
     expect(s.responseMs.max).toBeCloseTo(40, 1);
     expect(s.responseMs.p50).toBeCloseTo(20, 1);
@@ -189,15 +217,22 @@ describe('summarize', () => {
 
   it('scheduler lateness in milliseconds', () => {
     const engine = engineResult([stats(0), stats(0), stats(0), stats(0), stats(0)], 10);
-    const s = summarize({ engine, warehouses: 1, thinkScale: 0, cpu: CPU0 });
+    const s = summarize({ engine, warehouses: 1, thinkScale: 0, deck: TPCC_DECK, cpu: CPU0 });
     expect(s.schedulerLatenessMs?.p50).toBeCloseTo(0.3, 2);
     expect(s.schedulerLatenessMs?.max).toBeCloseTo(5, 2);
   });
 
-  it('scheduler lateness is null when nothing went through the timer (think-scale 0)', () => {
+  it('client CPU is null when the process was shared with other targets', () => {
+    const engine = engineResult([stats(400), stats(400), stats(100), stats(50), stats(50)], 10);
+    expect(
+      summarize({ engine, warehouses: 1, thinkScale: 0, deck: TPCC_DECK, cpu: null }).clientCpu,
+    ).toBeNull();
+  });
+
+  it('scheduler lateness is null only when nothing was submitted', () => {
     const engine = engineResult([stats(0), stats(0), stats(0), stats(0), stats(0)], 10);
     engine.lateness.reset();
-    const s = summarize({ engine, warehouses: 1, thinkScale: 0, cpu: CPU0 });
+    const s = summarize({ engine, warehouses: 1, thinkScale: 0, deck: TPCC_DECK, cpu: CPU0 });
     expect(s.schedulerLatenessMs).toBeNull();
   });
 });

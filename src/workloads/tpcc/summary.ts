@@ -3,9 +3,11 @@
  * times per type and overall, the audit figures of clause 5.5.1.5, and the tool's own overhead.
  * Pure, so the arithmetic is unit-tested.
  */
+import { ceilingPerTerminalPerMinute } from '../../engine/ceiling.js';
 import type { EngineResult } from '../../engine/engine.js';
+import { clientCpuFigures, type ClientCpu, type ProcessCpu } from '../../metrics/client-cpu.js';
 import { latencyMs, newHistogram, type LatencyMs } from '../../metrics/histogram.js';
-import { MIX_MINIMUMS, P90_LIMITS_MS, TPCC_TRANSACTIONS, type TpccCounters } from './profile.js';
+import { MIX_MINIMUMS, NEW_ORDER, P90_LIMITS_MS, TPCC_TRANSACTIONS, type TpccCounters } from './profile.js';
 
 export interface TypeSummary {
   name: string;
@@ -41,26 +43,43 @@ export interface RunSummary {
   /** Database transactions per minute from the server's counters; null when unavailable. */
   tpm: number | null;
   responseMs: LatencyMs;
-  /** tpmC against the ceiling of 12.86 tpmC per 10 terminals, percent; only at think-scale 1. */
+  /**
+   * The most tpmC the configured terminals could reach if every response took no time, from the
+   * deck and the spec's keying and think times (12.61 per 10 terminals with the 23-card deck);
+   * only for paced runs (think-scale 1), else null.
+   */
+  ceilingTpmC: number | null;
+  /** tpmC as a percentage of `ceilingTpmC`; only for paced runs (think-scale 1), else null. */
   efficiencyPct: number | null;
   errors: number;
   retries: number;
-  clientCpu: { userS: number; systemS: number; coresUsed: number; usPerTransaction: number };
-  /** null when no transaction went through the scheduler's timer (think-scale 0). */
+  /**
+   * The txbench process's CPU over the window. null when other targets ran in the same process at
+   * the same time: process CPU cannot be split between targets on one thread, so it is reported
+   * once, in the several-target summary, instead.
+   */
+  clientCpu: ClientCpu | null;
+  /**
+   * How late the scheduler handed transactions to the connection pool (due time to submission),
+   * over every submission in the window; null only when nothing was submitted in it.
+   */
   schedulerLatenessMs: { p50: number; p99: number; max: number } | null;
 }
 
 export interface SummaryInputs {
   engine: EngineResult<TpccCounters>;
   warehouses: number;
-  /** Terminals driven; the ceiling of 12.86 tpmC is per 10 terminals (default 10 per warehouse). */
+  /** Terminals driven (default 10 per warehouse): the efficiency ceiling is per terminal. */
   terminals?: number | undefined;
+  /** Cards per type in each terminal's deck, as configured: the efficiency ceiling depends on it. */
+  deck: readonly number[];
   thinkScale: number;
   /** sum(D_NEXT_O_ID) at the window's start and end. */
   nextOrderIds?: { start: number; end: number } | undefined;
   /** Server commits + rollbacks at the window's start and end. */
   serverTransactions?: { start: number; end: number } | undefined;
-  cpu: { userUs: number; systemUs: number };
+  /** The process's CPU over the window; null when it cannot be attributed to this run alone. */
+  cpu: ProcessCpu | null;
 }
 
 const round = (x: number, digits = 2): number => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -96,7 +115,11 @@ export function summarize(inputs: SummaryInputs): RunSummary {
   for (const t of engine.perType) all.add(t.histogram);
   const newOrders = engine.perType[0]?.count ?? 0;
   const tpmC = seconds > 0 ? Math.floor((newOrders * 60) / seconds) : 0;
-  const cpuUs = inputs.cpu.userUs + inputs.cpu.systemUs;
+  const terminals = inputs.terminals ?? 10 * inputs.warehouses;
+  const ceilingTpmC =
+    inputs.thinkScale === 1
+      ? ceilingPerTerminalPerMinute(inputs.deck, TPCC_TRANSACTIONS, 1, NEW_ORDER) * terminals
+      : null;
   const delta = (s: { start: number; end: number } | undefined): number | null =>
     s === undefined || minutes <= 0 ? null : round((s.end - s.start) / minutes, 1);
   return {
@@ -107,18 +130,11 @@ export function summarize(inputs: SummaryInputs): RunSummary {
     nopm: delta(inputs.nextOrderIds),
     tpm: delta(inputs.serverTransactions),
     responseMs: latencyMs(all),
-    efficiencyPct:
-      inputs.thinkScale === 1
-        ? round((100 * tpmC) / ((12.86 * (inputs.terminals ?? 10 * inputs.warehouses)) / 10), 1)
-        : null,
+    ceilingTpmC: ceilingTpmC === null ? null : round(ceilingTpmC, 2),
+    efficiencyPct: ceilingTpmC !== null && ceilingTpmC > 0 ? round((100 * tpmC) / ceilingTpmC, 1) : null,
     errors: engine.perType.reduce((a, t) => a + t.errors, 0),
     retries: engine.perType.reduce((a, t) => a + t.retries, 0),
-    clientCpu: {
-      userS: round(inputs.cpu.userUs / 1e6, 3),
-      systemS: round(inputs.cpu.systemUs / 1e6, 3),
-      coresUsed: seconds > 0 ? round(cpuUs / 1e6 / seconds, 3) : 0,
-      usPerTransaction: transactions > 0 ? round(cpuUs / transactions, 1) : 0,
-    },
+    clientCpu: inputs.cpu === null ? null : clientCpuFigures(inputs.cpu, seconds, transactions),
     schedulerLatenessMs:
       engine.lateness.totalCount === 0
         ? null

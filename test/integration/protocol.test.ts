@@ -17,6 +17,7 @@ import {
   withDatabase,
   type TempServer,
 } from './helpers.js';
+import { expectValidRunDir, runDirOf } from './run-dir-schema.js';
 
 interface Summary {
   tps: number;
@@ -69,6 +70,7 @@ describe('steps and two targets on one PostgreSQL server', () => {
     ).steps;
     expect(steps.map((s) => s.users)).toEqual([1, 4]);
     expect(steps[1]!.summary.tps).toBeGreaterThan(steps[0]!.summary.tps);
+    await expectValidRunDir(runDirOf(r.stdout), 'steps');
   });
 
   it('two targets driven at once report each target, and the sum equals their figures added', async () => {
@@ -102,6 +104,7 @@ describe('steps and two targets on one PostgreSQL server', () => {
     for (const t of out.targets) expect(t.summary.tps).toBeGreaterThan(0);
     expect(out.summary.tps).toBeCloseTo(out.targets[0]!.summary.tps + out.targets[1]!.summary.tps, 1);
     expect(out.summary.tpmC).toBe(out.targets[0]!.summary.tpmC + out.targets[1]!.summary.tpmC);
+    await expectValidRunDir(runDirOf(r.stdout), 'targets');
   });
 });
 
@@ -153,5 +156,6 @@ describe('a sweep of shared_buffers on the embedded server', () => {
       '32768 8kB',
     ]);
     for (const s of out.sweep) expect(s.summary.tps).toBeGreaterThan(0);
+    await expectValidRunDir(runDirOf(r.stdout), 'sweep');
   });
 });

@@ -1,13 +1,7 @@
 /** `txbench results`: one line per run, newest first. */
 import type { RunRecord } from '../results/store.js';
 import { runConditions } from './conditions.js';
-import {
-  countsAsTpmC,
-  isPaced,
-  NEW_ORDER_RATE_LABELS,
-  newOrderRateLabel,
-  statusWithMix,
-} from './new-order-rate.js';
+import { NEW_ORDER_RATE_LABELS, newOrderRateLabel, statusWithMix } from './new-order-rate.js';
 import { millis, orNa, twoDecimals, whole } from './numbers.js';
 import { formatTable, type Column } from './table.js';
 

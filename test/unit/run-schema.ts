@@ -8,7 +8,11 @@ export const runSchema = JSON.parse(readFileSync(RUN_SCHEMA_FILE, 'utf8')) as {
   properties: { schemaVersion: { const: number } };
 };
 
-export const validateRun: ValidateFunction = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(runSchema);
+export const validateRun: ValidateFunction = new Ajv({
+  allErrors: true,
+  strict: true,
+  allowUnionTypes: true,
+}).compile(runSchema);
 
 /** The schema's complaints, one per line (empty when valid). */
 export function schemaErrors(value: unknown): string[] {

@@ -8,14 +8,21 @@ import { parseWithOperands } from './positionals.js';
 
 export const COMPARE_HELP = `txbench compare [RUN...] [options]
 
-The reviewers' table across runs: label | TPS | avg response ms | tpmC | p90 ms | p99 ms.
+The reviewers' table across runs: label | TPS | avg response ms | tpmC | p90 ms | p99 ms | status.
 Each RUN is a run directory, a run.json, or a results directory (all its runs); default: results.
-  --format F     text (default), markdown or csv
-  --sort KEY     tps (default; highest first), tpmC, avg (lowest first) or label
+The New-Order rate is headed tpmC only for runs at think-scale 1 with a standard mix; other runs'
+is headed New-Orders/min (unpaced) or (non-standard mix). Completed runs are ranked first, the
+others after them. A warning on stderr names each of warehouses, terminals, think-scale, mode,
+workload, window and mix that differs between the rows.
+  --format F     text (default), markdown or csv (raw figures, fixed columns: tpmC only where it
+                 is tpmC, New-Orders/min always, think-scale, mix, status, run)
+  --sort KEY     tps (default; highest first), tpmC (New-Orders/min), avg (lowest first) or label
   --cost FILE    also the drive-cost table from a YAML file with, per label, drivePrice (one
                  drive), drives, driveGB (one drive, raw) and protection (raid1, raid10, raid5,
                  raid6 or a usable fraction): cost per TPS, per raw GB, per usable GB and per
-                 usable GB per TPS. With --format csv only the cost table is printed.`;
+                 usable GB per TPS. With --format csv only the cost table is printed.
+Exit codes: 0 ok; 2 bad usage, a run that cannot be read, or a run.json written by a newer
+txbench (its schemaVersion is named: upgrade txbench).`;
 
 export async function compareCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseWithOperands('compare', argv, {
@@ -35,6 +42,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
   warnings.forEach((w) => console.error(`txbench compare: warning: ${w}`));
   const comparison = compareRuns(runs, sort);
   comparison.notes.forEach((n) => console.error(`txbench compare: note: ${n}`));
+  comparison.warnings.forEach((w) => console.error(`txbench compare: warning: ${w}`));
   if (comparison.rows.length === 0) throw new UsageError('no run with a summary to compare');
 
   if (costs === undefined) {

@@ -8,10 +8,12 @@ txbench results tag RUN TAG...
 txbench results untag RUN TAG...
 
 Lists the runs in DIR (default: results), newest first: id, start time, label, status, TPS,
-tpmC, average response time and tags. Tags are kept in tags.json beside a run's run.json.
+New-Orders per minute (headed tpmC only for runs at think-scale 1 with a standard mix), average
+response time and tags. Tags are kept in tags.json beside a run's run.json.
   --tag T     only runs tagged T (repeat for several: all must match)
   --json      print the runs as JSON
-RUN is a run directory, its run.json, or a run id in ./results.`;
+RUN is a run directory, its run.json, or a run id in ./results.
+Exit codes: 0 ok; 2 bad usage, or a run.json written by a newer txbench (upgrade txbench).`;
 
 export async function resultsCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseWithOperands('results', argv, {

@@ -160,6 +160,7 @@ async function runOne(
       listener.onStart?.(config);
       void runDir.writeRun({
         schemaVersion: RUN_SCHEMA_VERSION,
+        kind: 'run',
         status: 'running',
         config,
         startedAt: new Date().toISOString(),
@@ -172,7 +173,7 @@ async function runOne(
   );
   if (process.stderr.isTTY) process.stderr.write('\n');
   console.log(formatRunSummary(report));
-  await saveResults(runDir, undefined, report, report.histograms);
+  await saveResults(runDir, undefined, withoutHistograms(report), report.histograms);
   if (json !== undefined) await writeJson(json, withoutHistograms(report));
   return report;
 }

@@ -71,7 +71,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     console.log(
       formatScaling(
         setting,
-        reports.map((r) => ({ label: r.value, summary: r.report.summary })),
+        reports.map((r) => ({ label: r.value, summary: r.report.summary, config: r.report.config })),
         `${setting} was left at ${reports.at(-1)?.value ?? 'its old value'}`,
       ),
     );

@@ -1,13 +1,21 @@
 /**
- * The reviewers' table across runs: label | TPS | avg response ms | tpmC | p90 ms | p99 ms.
+ * The reviewers' table across runs: label | TPS | avg response ms | New-Order rate | p90 ms | p99 ms
+ * | status, and a warning for each condition the rows were measured under that differs.
  *
- * A single run is one row labelled with its target (config.target). Later run shapes (issue 6)
- * give several rows: `steps` one per step (`label @ N users`), `sweep` one per value
- * (`label @ setting=value`), `targets` one per target plus the aggregate (`label (sum)`).
+ * A single run is one row labelled with its target (config.target). The other kinds give several
+ * rows: `steps` one per step (`label @ N users`), `sweep` one per value (`label @ setting=value`),
+ * `targets` one per target plus the aggregate (`label (sum)`). Each row carries its own status and
+ * conditions (from its nested report). The New-Order rate sits under `tpmC` only for the rows
+ * where it is tpmC (new-order-rate.ts); other rows have it in a column that says what it is.
  */
-import type { RunRecord, SummaryFigures } from '../results/store.js';
+import { formatDuration } from '../config/duration.js';
+import { conditionsOf, sumConditions, type RowConditions } from './conditions.js';
+import type { RunRecord, StoredEntryReport, SummaryFigures } from '../results/store.js';
+import { countsAsTpmC, NEW_ORDER_RATE_LABELS, newOrderRateLabel, statusWithMix } from './new-order-rate.js';
 import { millis, orNa, twoDecimals, whole } from './numbers.js';
 import { formatTable, type Column, type TableFormat } from './table.js';
+
+export type { RowConditions };
 
 export interface CompareRow {
   /** What the table shows. */
@@ -16,7 +24,11 @@ export interface CompareRow {
   costLabels: string[];
   /** The run directory's id. */
   run: string;
+  /** completed, interrupted, failed, incomplete-drain (or running, for a run still going). */
+  status: string;
+  conditions: RowConditions;
   tps: number;
+  /** New-Orders per minute (run.json's `tpmC`), whether or not it is tpmC. */
   tpmC: number | null;
   avgMs: number;
   p90Ms: number;
@@ -30,6 +42,8 @@ export interface Comparison {
   rows: CompareRow[];
   /** Runs that gave no row, one line each. */
   notes: string[];
+  /** One line per condition that differs between the rows (they may not be comparable). */
+  warnings: string[];
 }
 
 export function compareRuns(runs: readonly RunRecord[], sort: SortKey = 'tps'): Comparison {
@@ -40,40 +54,102 @@ export function compareRuns(runs: readonly RunRecord[], sort: SortKey = 'tps'): 
     if (runRows.length === 0) notes.push(`${run.id}: no summary in its run.json (nothing was measured?)`);
     rows.push(...runRows);
   }
-  return { rows: disambiguate(sortRows(rows, sort)), notes };
+  const shown = disambiguate(sortRows(rows, sort));
+  return { rows: shown, notes, warnings: comparabilityWarnings(shown) };
 }
 
 export function rowsFromRun(run: RunRecord): CompareRow[] {
   const label = run.label || run.id;
-  const row = (shown: string, costLabels: string[], s: SummaryFigures): CompareRow => ({
+  const row = (
+    shown: string,
+    costLabels: string[],
+    s: SummaryFigures,
+    status: string,
+    conditions: RowConditions,
+  ): CompareRow => ({
     label: shown,
     costLabels,
     run: run.id,
+    status,
+    conditions,
     tps: s.tps,
     tpmC: s.tpmC ?? null,
     avgMs: s.responseMs.avg,
     p90Ms: s.responseMs.p90,
     p99Ms: s.responseMs.p99,
   });
+  const ofEntry = (report: StoredEntryReport | undefined): [string, RowConditions] => [
+    report?.status ?? run.status,
+    conditionsOf(report?.config, report?.workload ?? run.workload),
+  ];
   if (run.steps?.length) {
     return run.steps.map((s) =>
-      row(`${label} @ ${s.users} user${s.users === 1 ? '' : 's'}`, [label], s.summary),
+      row(`${label} @ ${s.users} user${s.users === 1 ? '' : 's'}`, [label], s.summary, ...ofEntry(s.report)),
     );
   }
   if (run.sweep?.length) {
-    return run.sweep.map((s) => row(`${label} @ ${s.setting}=${String(s.value)}`, [label], s.summary));
+    return run.sweep.map((s) =>
+      row(`${label} @ ${s.setting}=${String(s.value)}`, [label], s.summary, ...ofEntry(s.report)),
+    );
   }
   if (run.targets?.length) {
-    const targets = run.targets.map((t) => row(t.label, [t.label], t.summary));
+    const targets = run.targets.map((t) => row(t.label, [t.label], t.summary, ...ofEntry(t.report)));
     if (run.summary === undefined) return targets;
     const all = run.targets.map((t) => t.label);
-    return [...targets, row(`${label} (sum)`, all, run.summary)];
+    const sum = sumConditions(targets.map((t) => t.conditions));
+    return [...targets, row(`${label} (sum)`, all, run.summary, run.status, sum)];
   }
-  return run.summary === undefined ? [] : [row(label, [label], run.summary)];
+  return run.summary === undefined
+    ? []
+    : [row(label, [label], run.summary, run.status, conditionsOf(run.config, run.workload))];
 }
 
-/** TPS and tpmC highest first, response time lowest first, labels A-Z (numbers in order). */
+/** The conditions that make rows comparable, each shown as the warning names it. */
+const CONDITIONS: readonly { name: string; value: (c: RowConditions) => string | undefined }[] = [
+  { name: 'workload', value: (c) => c.workload },
+  { name: 'warehouses', value: (c) => c.warehouses?.toString() },
+  { name: 'terminals', value: (c) => c.terminals?.toString() },
+  { name: 'think-scale', value: (c) => c.thinkScale?.toString() },
+  { name: 'mode', value: (c) => c.mode },
+  {
+    name: 'window',
+    value: (c) => (c.durationS === undefined ? undefined : formatDuration(c.durationS * 1000)),
+  },
+  { name: 'mix', value: (c) => c.deck?.join('/') },
+];
+
+/**
+ * One line per condition on which the rows differ: each value with the rows measured under it
+ * (a run.json that does not say counts as `unknown`, since it cannot be shown to match).
+ */
+export function comparabilityWarnings(rows: readonly CompareRow[]): string[] {
+  const warnings: string[] = [];
+  for (const condition of CONDITIONS) {
+    const byValue = new Map<string, string[]>();
+    for (const r of rows) {
+      const value = condition.value(r.conditions) ?? 'unknown';
+      byValue.set(value, [...(byValue.get(value) ?? []), r.label]);
+    }
+    if (byValue.size < 2) continue;
+    const groups = [...byValue].map(([value, labels]) => `${value} (${someOf(labels)})`);
+    warnings.push(`${condition.name} differs between rows: ${groups.join('; ')}; they may not be comparable`);
+  }
+  return warnings;
+}
+
+/** Up to three labels, then how many more: a warning stays one readable line. */
+function someOf(labels: readonly string[]): string {
+  const shown = labels.slice(0, 3).join(', ');
+  return labels.length > 3 ? `${shown} and ${labels.length - 3} more` : shown;
+}
+
+/**
+ * Completed rows first, then the rest (interrupted, failed, incomplete-drain): a ranking is among
+ * runs that measured their whole window. Within each, TPS and New-Orders per minute highest first,
+ * response time lowest first, labels A-Z (numbers in order).
+ */
 export function sortRows(rows: readonly CompareRow[], key: SortKey): CompareRow[] {
+  const unfinished = (r: CompareRow): number => (r.status === 'completed' ? 0 : 1);
   const byLabel = (a: CompareRow, b: CompareRow): number =>
     a.label.localeCompare(b.label, 'en', { numeric: true }) || a.run.localeCompare(b.run);
   const primary: Record<SortKey, (a: CompareRow, b: CompareRow) => number> = {
@@ -82,7 +158,7 @@ export function sortRows(rows: readonly CompareRow[], key: SortKey): CompareRow[
     avg: (a, b) => a.avgMs - b.avgMs,
     label: () => 0,
   };
-  return [...rows].sort((a, b) => primary[key](a, b) || byLabel(a, b));
+  return [...rows].sort((a, b) => unfinished(a) - unfinished(b) || primary[key](a, b) || byLabel(a, b));
 }
 
 /** The same label from different runs: each gets its run id, so every row says which run it is. */
@@ -94,19 +170,62 @@ function disambiguate(rows: CompareRow[]): CompareRow[] {
   );
 }
 
-export const COMPARE_COLUMNS: readonly Column<CompareRow>[] = [
-  { header: 'label', align: 'left', text: (r) => r.label },
+const LABEL_COLUMN: Column<CompareRow> = { header: 'label', align: 'left', text: (r) => r.label };
+const TPS_COLUMNS: readonly Column<CompareRow>[] = [
   { header: 'TPS', align: 'right', text: (r) => twoDecimals(r.tps), csv: (r) => r.tps },
   { header: 'avg response ms', align: 'right', text: (r) => millis(r.avgMs), csv: (r) => r.avgMs },
-  { header: 'tpmC', align: 'right', text: (r) => orNa(r.tpmC, whole), csv: (r) => r.tpmC },
+];
+const PERCENTILE_COLUMNS: readonly Column<CompareRow>[] = [
   { header: 'p90 ms', align: 'right', text: (r) => millis(r.p90Ms), csv: (r) => r.p90Ms },
   { header: 'p99 ms', align: 'right', text: (r) => millis(r.p99Ms), csv: (r) => r.p99Ms },
 ];
 
-/** CSV carries the run id too, so a script can find each row's run. */
-const RUN_COLUMN: Column<CompareRow> = { header: 'run', align: 'left', text: (r) => r.run };
+/**
+ * Text and Markdown: one New-Order rate column per label among the rows (`tpmC`, `New-Orders/min
+ * (unpaced)`, ...), each row's figure under its own label and `-` under the others; the status
+ * says when a run's mix was non-standard.
+ */
+function readableColumns(rows: readonly CompareRow[]): Column<CompareRow>[] {
+  const labels = NEW_ORDER_RATE_LABELS.filter((l) => rows.some((r) => newOrderRateLabel(r.conditions) === l));
+  const rates = labels.map((label): Column<CompareRow> => ({
+    header: label,
+    align: 'right',
+    text: (r) => (newOrderRateLabel(r.conditions) === label ? orNa(r.tpmC, whole) : '-'),
+  }));
+  const status: Column<CompareRow> = {
+    header: 'status',
+    align: 'left',
+    text: (r) => statusWithMix(r.status, r.conditions),
+  };
+  return [LABEL_COLUMN, ...TPS_COLUMNS, ...rates, ...PERCENTILE_COLUMNS, status];
+}
+
+/**
+ * CSV keeps the same columns whatever the rows (scripts read them by name): `tpmC` only where the
+ * figure is tpmC, `New-Orders/min` always, the think-scale and mix that decide which, the status
+ * and the run id.
+ */
+const CSV_COLUMNS: readonly Column<CompareRow>[] = [
+  LABEL_COLUMN,
+  ...TPS_COLUMNS,
+  {
+    header: 'tpmC',
+    align: 'right',
+    text: () => '',
+    csv: (r) => (countsAsTpmC(r.conditions) ? r.tpmC : null),
+  },
+  { header: 'New-Orders/min', align: 'right', text: () => '', csv: (r) => r.tpmC },
+  ...PERCENTILE_COLUMNS,
+  { header: 'think-scale', align: 'right', text: () => '', csv: (r) => r.conditions.thinkScale ?? null },
+  {
+    header: 'mix',
+    align: 'left',
+    text: (r) => (r.conditions.nonstandardMix === true ? 'non-standard' : 'standard'),
+  },
+  { header: 'status', align: 'left', text: (r) => r.status },
+  { header: 'run', align: 'left', text: (r) => r.run },
+];
 
 export function formatComparison(rows: readonly CompareRow[], format: TableFormat): string {
-  const columns = format === 'csv' ? [...COMPARE_COLUMNS, RUN_COLUMN] : COMPARE_COLUMNS;
-  return formatTable(columns, rows, format);
+  return formatTable(format === 'csv' ? CSV_COLUMNS : readableColumns(rows), rows, format);
 }

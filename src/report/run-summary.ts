@@ -3,6 +3,7 @@ import type { AggregateSummary } from '../run/aggregate.js';
 import type { DrainReport } from '../engine/engine.js';
 import type { ClientCpu } from '../metrics/client-cpu.js';
 import { DISCLAIMER, type IntervalRecord, type RunConfig, type RunReport } from '../run/tpcc-run.js';
+import { commonRateLabel, newOrderRateLabel, type RateConditions } from './new-order-rate.js';
 
 const n0 = (x: number): string => Math.trunc(x).toLocaleString('en-US');
 const n2 = (x: number): string =>
@@ -14,9 +15,13 @@ export function formatRunHeader(c: RunConfig): string {
   return (
     `txbench run on ${c.target}: ${c.warehouses} warehouse${c.warehouses === 1 ? '' : 's'}, ${c.terminals} terminals, ` +
     `${c.connections} connections, think-scale ${c.thinkScale}, warm-up ${formatDuration(c.warmupS * 1000)}, ` +
-    `measure ${formatDuration(c.durationS * 1000)}`
+    `measure ${formatDuration(c.durationS * 1000)}${mixMark(c)}`
   );
 }
+
+/** A mix below the spec's minimums is named wherever the run is. */
+const mixMark = (c: RateConditions): string =>
+  c.nonstandardMix === true ? ", non-standard mix (below the spec's minimums)" : '';
 
 /** The end-of-run table: headline figures, per-type response times, audit, and the tool's own cost. */
 export function formatRunSummary(r: RunReport): string {
@@ -25,10 +30,10 @@ export function formatRunSummary(r: RunReport): string {
   const status =
     r.status === 'completed' ? '' : ` (${r.status.toUpperCase()}${r.failure ? `: ${r.failure}` : ''})`;
   lines.push(`${r.disclaimer}`);
-  lines.push(`measured ${s.windowSeconds.toFixed(1)} s${status}`);
+  lines.push(`measured ${s.windowSeconds.toFixed(1)} s${status}${mixMark(r.config)}`);
   if (r.drain.inFlight > 0) lines.push(`  WARNING: ${drainWarning(r.drain)}`);
   lines.push(
-    `  tpmC ${n0(s.tpmC)}   NOPM ${orNa(s.nopm, n0)}   TPS ${n2(s.tps)}   TPM ${orNa(s.tpm, n0)}   ` +
+    `  ${newOrderRateLabel(r.config)} ${n0(s.tpmC)}   NOPM ${orNa(s.nopm, n0)}   TPS ${n2(s.tps)}   TPM ${orNa(s.tpm, n0)}   ` +
       `efficiency ${orNa(s.efficiencyPct, (v) => `${v.toFixed(1)}%`)}`,
   );
   const rt = s.responseMs;
@@ -104,13 +109,16 @@ export function drainWarning(d: DrainReport): string {
   );
 }
 
-/** One line per interval (logs, CI) — the terminal view redraws the same line. */
+/**
+ * One line per interval (logs, CI) — the terminal view redraws the same line. The New-Order rate
+ * is never called tpmC here: an interval does not know the run's pacing.
+ */
 export function formatInterval(i: IntervalRecord): string {
   const no = i.perType.newOrder;
   const p = i.perType.payment;
   const errors = Object.values(i.perType).reduce((a, t) => a + t.errors, 0);
   return (
-    `[${formatDuration(i.atS * 1000).padStart(6)} ${i.phase.padEnd(7)}] TPS ${n2(i.tps).padStart(9)}  tpmC ${n0(i.tpmC).padStart(8)}` +
+    `[${formatDuration(i.atS * 1000).padStart(6)} ${i.phase.padEnd(7)}] TPS ${n2(i.tps).padStart(9)}  New-Orders/min ${n0(i.tpmC).padStart(8)}` +
     `  New-Order avg ${ms(no?.avgMs ?? 0)} p90 ${ms(no?.p90Ms ?? 0)} ms  Payment avg ${ms(p?.avgMs ?? 0)} p90 ${ms(p?.p90Ms ?? 0)} ms` +
     (errors ? `  errors ${errors}` : '')
   );
@@ -125,7 +133,17 @@ function table(header: string[], rows: string[][]): string[] {
 
 /** Several targets at once: one row per target, the sum, and the spread of TPS across them. */
 export function formatTargetsTable(reports: readonly RunReport[], sum: AggregateSummary): string {
-  const header = ['target', 'TPS', 'tpmC', 'NOPM', 'avg ms', 'p90', 'p99', 'errors', 'status'];
+  const header = [
+    'target',
+    'TPS',
+    commonRateLabel(reports.map((r) => r.config)),
+    'NOPM',
+    'avg ms',
+    'p90',
+    'p99',
+    'errors',
+    'status',
+  ];
   const rows = reports.map((r) => [
     r.config.target,
     n2(r.summary.tps),

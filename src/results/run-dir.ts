@@ -6,7 +6,16 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-export const RUN_SCHEMA_VERSION = 1;
+/**
+ * The version of run.json's shape, documented in schema/run.schema.json; readers refuse newer ones.
+ * 2: every file names its `kind` (run, targets, steps, sweep); a single run's encoded histograms are
+ * only in histograms.json; a run whose drain gave up is `incomplete-drain`, not `completed`.
+ */
+export const RUN_SCHEMA_VERSION = 2;
+
+/** What a run.json holds: one measurement, several targets at once, user-count steps, or a sweep. */
+export const RUN_KINDS = ['run', 'targets', 'steps', 'sweep'] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
 
 export class RunDirectory {
   private constructor(readonly dir: string) {}

@@ -1,13 +1,19 @@
 /**
  * The results store: a directory of run directories, each holding the `run.json` that run-dir.ts
  * writes and, once tagged, a small `tags.json` (`{"tags": [...]}`) beside it; run.json is never
- * rewritten. Readers take only the fields they need and accept the later shapes of issue 6:
- * `targets: [{label, summary}]`, `steps: [{users, summary}]`, `sweep: [{setting, value, summary}]`.
+ * rewritten. Readers take only the fields they need; schema/run.schema.json documents the rest.
+ *
+ * Versions: a run.json newer than RUN_SCHEMA_VERSION is refused (NewerRunError, exit 2: upgrade
+ * txbench), also inside a results directory, since a listing or comparison without it would be
+ * silently incomplete. Version 1 files are read as they are: their fields mean the same, a single
+ * run's `kind` (missing in version 1) is taken from the file's shape, and their `completed` may
+ * cover a run whose drain gave up (version 1 had no `incomplete-drain`).
  */
 import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
+import { RUN_KINDS, RUN_SCHEMA_VERSION, type RunKind } from './run-dir.js';
 
 const latencySchema = z.object({ avg: z.number(), p90: z.number(), p99: z.number() }).passthrough();
 /** The summary figures the listings and comparisons read; the rest of a summary passes through. */
@@ -15,20 +21,49 @@ const summarySchema = z
   .object({ tps: z.number(), tpmC: z.number().nullable().optional(), responseMs: latencySchema })
   .passthrough();
 
+/**
+ * The conditions a run was measured under, as the reports read them (what its New-Order rate may
+ * be called, and whether rows are comparable); a missing field is unknown. The rest passes through.
+ */
+const configSchema = z
+  .object({
+    target: z.string().optional(),
+    warehouses: z.number().optional(),
+    terminals: z.number().optional(),
+    thinkScale: z.number().optional(),
+    durationS: z.number().optional(),
+    mode: z.string().optional(),
+    deck: z.array(z.number()).optional(),
+    nonstandardMix: z.boolean().optional(),
+  })
+  .passthrough();
+
+/** The run report nested in each target, step or sweep value: its own status and conditions. */
+const entryReportSchema = z
+  .object({ status: z.string(), workload: z.string().optional(), config: configSchema.optional() })
+  .passthrough();
+
 const runFileSchema = z.object({
-  schemaVersion: z.number().int(),
+  schemaVersion: z.number().int().min(1),
+  kind: z.enum(RUN_KINDS).optional(),
   status: z.string(),
   startedAt: z.string(),
-  config: z.object({ target: z.string().optional() }).passthrough().optional(),
+  workload: z.string().optional(),
+  config: configSchema.optional(),
   summary: summarySchema.optional(),
-  targets: z.array(z.object({ label: z.string(), summary: summarySchema })).optional(),
-  steps: z.array(z.object({ users: z.number(), summary: summarySchema })).optional(),
+  targets: z
+    .array(z.object({ label: z.string(), summary: summarySchema, report: entryReportSchema.optional() }))
+    .optional(),
+  steps: z
+    .array(z.object({ users: z.number(), summary: summarySchema, report: entryReportSchema.optional() }))
+    .optional(),
   sweep: z
     .array(
       z.object({
         setting: z.string(),
         value: z.union([z.string(), z.number(), z.boolean()]),
         summary: summarySchema,
+        report: entryReportSchema.optional(),
       }),
     )
     .optional(),
@@ -36,6 +71,18 @@ const runFileSchema = z.object({
 type RunFile = z.infer<typeof runFileSchema>;
 
 export type SummaryFigures = z.infer<typeof summarySchema>;
+export type StoredConfig = z.infer<typeof configSchema>;
+export type StoredEntryReport = z.infer<typeof entryReportSchema>;
+
+/** A run.json written by a newer txbench: its fields may mean what this one does not know. */
+export class NewerRunError extends UsageError {
+  constructor(file: string, version: number) {
+    super(
+      `${file}: run.json schemaVersion ${version} is newer than this txbench reads (up to ${RUN_SCHEMA_VERSION}); upgrade txbench`,
+    );
+    this.name = 'NewerRunError';
+  }
+}
 
 export interface RunRecord {
   /** The run directory. */
@@ -44,8 +91,14 @@ export interface RunRecord {
   file: string;
   /** The run directory's name (or the file's name without `.json` for a loose file). */
   id: string;
+  schemaVersion: number;
+  kind: RunKind;
   startedAt: string;
   status: string;
+  /** The workload's name (`tpcc`); undefined in files that do not say. */
+  workload: string | undefined;
+  /** The top-level config: a single run's conditions; for the other kinds, see each entry's report. */
+  config: StoredConfig | undefined;
   /** The target's label (config.target); for several targets, their labels joined by ` + `. */
   label: string;
   tags: string[];
@@ -80,6 +133,11 @@ export async function readRun(file: string): Promise<RunRecord> {
   } catch {
     throw new UsageError(`${file}: not valid JSON (a run cut short, or not a run.json)`);
   }
+  const version =
+    typeof json === 'object' && json !== null ? (json as Record<string, unknown>).schemaVersion : undefined;
+  if (typeof version === 'number' && Number.isInteger(version) && version > RUN_SCHEMA_VERSION) {
+    throw new NewerRunError(file, version);
+  }
   const parsed = runFileSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -87,6 +145,9 @@ export async function readRun(file: string): Promise<RunRecord> {
     throw new UsageError(`${file}: not a txbench run (${where}: ${issue?.message ?? 'invalid'})`);
   }
   const run = parsed.data;
+  if (run.schemaVersion >= 2 && run.kind === undefined) {
+    throw new UsageError(`${file}: not a txbench run (kind: Required from schemaVersion 2)`);
+  }
   const dir = path.dirname(path.resolve(file));
   const isRunJson = path.basename(file) === RUN_FILE;
   let tags: string[] = [];
@@ -102,8 +163,12 @@ export async function readRun(file: string): Promise<RunRecord> {
     path: dir,
     file: path.resolve(file),
     id: isRunJson ? path.basename(dir) : path.basename(file).replace(/\.json$/i, ''),
+    schemaVersion: run.schemaVersion,
+    kind: run.kind ?? kindFromShape(run),
     startedAt: run.startedAt,
     status: run.status,
+    workload: run.workload,
+    config: run.config,
     label: run.config?.target ?? run.targets?.map((t) => t.label).join(' + ') ?? '',
     tags,
     tagsError,
@@ -137,6 +202,7 @@ export async function listRuns(dir: string): Promise<RunListing> {
       if (run.tagsError !== undefined) warnings.push(`${run.tagsError}; listed without tags`);
       runs.push(run);
     } catch (err) {
+      if (err instanceof NewerRunError) throw err;
       warnings.push(`${err instanceof Error ? err.message : String(err)}; skipped`);
     }
   }
@@ -238,6 +304,14 @@ async function updateTags(
   await writeFile(temp, JSON.stringify({ tags: next }, null, 2) + '\n');
   await rename(temp, file);
   return next;
+}
+
+/** Version 1 named the kind of every file but a single run's. */
+function kindFromShape(run: RunFile): RunKind {
+  if (run.targets) return 'targets';
+  if (run.steps) return 'steps';
+  if (run.sweep) return 'sweep';
+  return 'run';
 }
 
 function newestFirst(runs: RunRecord[]): RunRecord[] {

@@ -114,6 +114,7 @@ export interface RunConfig {
 
 export interface RunReport {
   schemaVersion: number;
+  kind: 'run';
   tool: { name: 'txbench'; version: string };
   workload: 'tpcc';
   disclaimer: string;
@@ -219,6 +220,7 @@ export class TpccRun {
       );
       return {
         schemaVersion: RUN_SCHEMA_VERSION,
+        kind: 'run',
         tool: { name: 'txbench', version: toolVersion() },
         workload: 'tpcc',
         disclaimer: DISCLAIMER,

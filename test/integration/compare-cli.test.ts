@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJson, writeRun } from '../unit/run-fixtures.js';
+import { runJson, stepsJson, writeRun } from '../unit/run-fixtures.js';
 
 const BIN = fileURLToPath(new URL('../../bin/txbench.js', import.meta.url));
 
@@ -169,7 +169,9 @@ describe('txbench compare --cost', () => {
     const r = await runCli(['compare', 'results', '--cost', 'costs.yaml'], dir);
     expect(r.code, r.stderr).toBe(0);
     const [comparison, cost] = r.stdout.trimEnd().split('\n\n');
-    expect(comparison!.split('\n')[0]).toMatch(/^label\s+TPS\s+avg response ms\s+tpmC\s+p90 ms\s+p99 ms$/);
+    expect(comparison!.split('\n')[0]).toMatch(
+      /^label\s+TPS\s+avg response ms\s+New-Orders\/min \(unpaced\)\s+p90 ms\s+p99 ms\s+status$/,
+    );
     expect(cost!.split('\n')).toEqual([
       'label              TPS  drives  protection  total cost  raw GB  usable GB  cost/TPS  cost/raw GB  cost/usable GB  cost/usable GB/TPS',
       'NVMe "fast"   7,500.00       3  raid5         9,000.00  11,520      7,680      1.20        0.781            1.17            0.000156',
@@ -185,8 +187,10 @@ describe('txbench compare --cost', () => {
     );
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe('| label | TPS | avg response ms | tpmC | p90 ms | p99 ms |');
-    expect(lines[2]).toBe('| HDD 15k | 500.00 | 3.00 | 13,500 | 6.00 | 11.0 |');
+    expect(lines[0]).toBe(
+      '| label | TPS | avg response ms | New-Orders/min (unpaced) | p90 ms | p99 ms | status |',
+    );
+    expect(lines[2]).toBe('| HDD 15k | 500.00 | 3.00 | 13,500 | 6.00 | 11.0 | completed |');
     expect(lines).toContain(
       '| label | TPS | drives | protection | total cost | raw GB | usable GB | cost/TPS | cost/raw GB | cost/usable GB | cost/usable GB/TPS |',
     );
@@ -232,12 +236,53 @@ describe('txbench compare --cost', () => {
   });
 });
 
+describe('txbench compare: status, comparability, honest labels, versions', () => {
+  it("shows each row's status, ranks completed runs first, and warns once per differing condition", async () => {
+    const runs = path.join(dir, 'mixed-conditions');
+    await writeRun(runs, 'run-a', runJson({ target: 'ssd', tps: 300, thinkScale: 1, tpmC: 128 }));
+    await writeRun(runs, 'run-b', runJson({ target: 'hdd', tps: 900, status: 'interrupted', warehouses: 4 }));
+    await writeRun(runs, 'run-c', stepsJson('nvme', [{ terminals: 1, tps: 50, nonstandardMix: true }]));
+    const r = await runCli(['compare', 'mixed-conditions'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trimEnd().split('\n')).toEqual([
+      'label             TPS  avg response ms  tpmC  New-Orders/min (unpaced)  New-Orders/min (unpaced, non-standard mix)  p90 ms  p99 ms  status',
+      'ssd            300.00             5.00   128                         -                                           -    9.00    20.0  completed',
+      'nvme @ 1 user   50.00             5.00     -                         -                                       2,000    9.00    20.0  completed, non-standard mix',
+      'hdd            900.00             5.00     -                     2,000                                           -    9.00    20.0  interrupted',
+    ]);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      'txbench compare: warning: warehouses differs between rows: 1 (ssd, nvme @ 1 user); 4 (hdd); they may not be comparable',
+      'txbench compare: warning: terminals differs between rows: 10 (ssd, hdd); 1 (nvme @ 1 user); they may not be comparable',
+      'txbench compare: warning: think-scale differs between rows: 1 (ssd); 0 (nvme @ 1 user, hdd); they may not be comparable',
+      'txbench compare: warning: mix differs between rows: 10/10/1/1/1 (ssd, hdd); 16/6/1/1/1 (nvme @ 1 user); they may not be comparable',
+    ]);
+  });
+
+  it('refuses a run.json from a newer txbench: exit 2, one line naming the file and version', async () => {
+    const newer = await writeRun(path.join(dir, 'from-the-future'), 'run-z', {
+      ...runJson(),
+      schemaVersion: 99,
+    });
+    for (const args of [
+      ['compare', newer],
+      ['results', 'from-the-future'],
+    ]) {
+      expectUsageError(
+        await runCli(args, dir),
+        /run-z\/run\.json: run\.json schemaVersion 99 is newer than this txbench reads \(up to 2\); upgrade txbench$/,
+      );
+    }
+  });
+});
+
 describe('txbench results', () => {
   it('lists the runs newest first, one line each', async () => {
     const r = await runCli(['results'], dir);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^id\s+started \(UTC\)\s+label\s+status\s+TPS\s+tpmC\s+avg ms\s+tags$/);
+    expect(lines[0]).toMatch(
+      /^id\s+started \(UTC\)\s+label\s+status\s+TPS\s+New-Orders\/min \(unpaced\)\s+avg ms\s+tags$/,
+    );
     expect(lines.slice(1).map((l) => l.split(/\s{2,}/).slice(0, 7))).toEqual([
       [
         'run-20240503-120000',

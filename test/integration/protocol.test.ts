@@ -17,6 +17,7 @@ import {
   withDatabase,
   type TempServer,
 } from './helpers.js';
+import { expectValidRunDir, runDirOf } from './run-dir-schema.js';
 
 interface Summary {
   tps: number;
@@ -70,6 +71,7 @@ describe('steps and two targets on one PostgreSQL server', () => {
     ).steps;
     expect(steps.map((s) => s.users)).toEqual([1, 4]);
     expect(steps[1]!.summary.tps).toBeGreaterThan(steps[0]!.summary.tps);
+    await expectValidRunDir(runDirOf(r.stdout), 'steps');
   });
 
   it('two targets driven at once report each target, and the sum equals their figures added', async () => {
@@ -107,6 +109,7 @@ describe('steps and two targets on one PostgreSQL server', () => {
     for (const t of out.targets) expect(t.summary.clientCpu).toBeNull();
     expect(out.summary.clientCpu?.usPerTransaction).toBeGreaterThan(0);
     expect(r.stdout.match(/cores/g)).toHaveLength(1);
+    await expectValidRunDir(runDirOf(r.stdout), 'targets');
   });
 });
 
@@ -158,5 +161,6 @@ describe('a sweep of shared_buffers on the embedded server', () => {
       '32768 8kB',
     ]);
     for (const s of out.sweep) expect(s.summary.tps).toBeGreaterThan(0);
+    await expectValidRunDir(runDirOf(r.stdout), 'sweep');
   });
 });

@@ -24,6 +24,7 @@ import {
   runCli as runCliIn,
   type CliResult,
 } from './helpers.js';
+import { expectValidRunDir, runDirOf } from './run-dir-schema.js';
 
 const TYPES = ['newOrder', 'payment', 'orderStatus', 'delivery', 'stockLevel'] as const;
 /** A specifier tsc does not resolve: dist/run has no declarations, so the types come from src. */
@@ -323,6 +324,9 @@ describe('txbench run (the CLI)', () => {
     expect(r.stdout).toMatch(/^all \d+ checks passed$/m);
     expect(r.stdout).not.toMatch(/^FAIL /m);
     expect(await sumNextOrderIds()).toBeGreaterThan(idsBefore);
+
+    // The run directory (./results/run-…) holds a run.json of kind "run" that matches the schema.
+    await expectValidRunDir(runDirOf(r.stdout), 'run');
   });
 
   describe('bad input: exit 2, one line on stderr, no stack trace, nothing started', () => {

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
+  comparabilityWarnings,
   compareRuns,
   formatComparison,
   rowsFromRun,
   sortRows,
   type CompareRow,
+  type RowConditions,
 } from '../../src/report/compare.js';
-import type { RunRecord, SummaryFigures } from '../../src/results/store.js';
+import type { RunRecord, StoredConfig, StoredEntryReport, SummaryFigures } from '../../src/results/store.js';
 
 function figures(tps: number, avg = 5, tpmC: number | null = 1000): SummaryFigures {
   return { tps, tpmC, responseMs: { avg, p90: avg * 2, p99: avg * 4 } };
@@ -17,8 +19,12 @@ function record(id: string, label: string, more: Partial<RunRecord> = {}): RunRe
     path: `/r/${id}`,
     file: `/r/${id}/run.json`,
     id,
+    schemaVersion: 2,
+    kind: 'run',
     startedAt: '2024-01-01T00:00:00Z',
     status: 'completed',
+    workload: 'tpcc',
+    config: config(),
     label,
     tags: [],
     summary: figures(100),
@@ -29,8 +35,56 @@ function record(id: string, label: string, more: Partial<RunRecord> = {}): RunRe
   };
 }
 
-function row(label: string, tps: number, avgMs: number, tpmC: number | null, run = 'r'): CompareRow {
-  return { label, costLabels: [label], run, tps, tpmC, avgMs, p90Ms: 0, p99Ms: 0 };
+/** A single run's conditions, as `txbench run` writes them (think-scale 0 unless given). */
+function config(more: Partial<StoredConfig> = {}): StoredConfig {
+  return {
+    target: 'x',
+    warehouses: 1,
+    terminals: 10,
+    thinkScale: 0,
+    durationS: 60,
+    mode: 'client-sql',
+    deck: [10, 10, 1, 1, 1],
+    ...more,
+  };
+}
+
+const CONDITIONS: RowConditions = {
+  workload: 'tpcc',
+  warehouses: 1,
+  terminals: 10,
+  thinkScale: 0,
+  durationS: 60,
+  mode: 'client-sql',
+  deck: [10, 10, 1, 1, 1],
+  nonstandardMix: undefined,
+};
+
+function report(more: Partial<StoredConfig> = {}, status = 'completed'): StoredEntryReport {
+  return { status, workload: 'tpcc', config: config(more) };
+}
+
+function row(
+  label: string,
+  tps: number,
+  avgMs: number,
+  tpmC: number | null,
+  run = 'r',
+  more: Partial<CompareRow> = {},
+): CompareRow {
+  return {
+    label,
+    costLabels: [label],
+    run,
+    status: 'completed',
+    conditions: CONDITIONS,
+    tps,
+    tpmC,
+    avgMs,
+    p90Ms: 0,
+    p99Ms: 0,
+    ...more,
+  };
 }
 
 describe('rows from a run', () => {
@@ -40,6 +94,8 @@ describe('rows from a run', () => {
         label: 'PX600',
         costLabels: ['PX600'],
         run: 'run-1',
+        status: 'completed',
+        conditions: CONDITIONS,
         tps: 3153.44,
         tpmC: 84000,
         avgMs: 4.2,
@@ -150,34 +206,16 @@ describe('sorting', () => {
 
 describe('the comparison table', () => {
   const rows: CompareRow[] = [
-    {
-      label: 'PX600, 64 GB',
-      costLabels: [],
-      run: 'run-1',
-      tps: 12615.66,
-      tpmC: 340000,
-      avgMs: 3.172,
-      p90Ms: 7.51,
-      p99Ms: 23.456,
-    },
-    {
-      label: 'HDD | 15k',
-      costLabels: [],
-      run: 'run-2',
-      tps: 99.5,
-      tpmC: null,
-      avgMs: 150.4,
-      p90Ms: 320,
-      p99Ms: 1210.5,
-    },
+    row('PX600, 64 GB', 12615.66, 3.172, 340000, 'run-1', { p90Ms: 7.51, p99Ms: 23.456 }),
+    row('HDD | 15k', 99.5, 150.4, null, 'run-2', { p90Ms: 320, p99Ms: 1210.5, status: 'interrupted' }),
   ];
 
-  it('text: the reviewers columns, aligned', () => {
+  it('text: the reviewers columns, aligned, an unpaced rate under its own name, and the status', () => {
     expect(formatComparison(rows, 'text')).toBe(
       [
-        'label               TPS  avg response ms     tpmC  p90 ms  p99 ms',
-        'PX600, 64 GB  12,615.66             3.17  340,000    7.51    23.5',
-        'HDD | 15k         99.50              150      n/a     320    1211',
+        'label               TPS  avg response ms  New-Orders/min (unpaced)  p90 ms  p99 ms  status',
+        'PX600, 64 GB  12,615.66             3.17                   340,000    7.51    23.5  completed',
+        'HDD | 15k         99.50              150                       n/a     320    1211  interrupted',
       ].join('\n'),
     );
   });
@@ -185,21 +223,177 @@ describe('the comparison table', () => {
   it('Markdown: same columns, numbers right-aligned, pipes escaped', () => {
     expect(formatComparison(rows, 'markdown')).toBe(
       [
-        '| label | TPS | avg response ms | tpmC | p90 ms | p99 ms |',
-        '| --- | ---: | ---: | ---: | ---: | ---: |',
-        '| PX600, 64 GB | 12,615.66 | 3.17 | 340,000 | 7.51 | 23.5 |',
-        '| HDD \\| 15k | 99.50 | 150 | n/a | 320 | 1211 |',
+        '| label | TPS | avg response ms | New-Orders/min (unpaced) | p90 ms | p99 ms | status |',
+        '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+        '| PX600, 64 GB | 12,615.66 | 3.17 | 340,000 | 7.51 | 23.5 | completed |',
+        '| HDD \\| 15k | 99.50 | 150 | n/a | 320 | 1211 | interrupted |',
       ].join('\n'),
     );
   });
 
-  it('CSV: raw figures, quoted labels, and the run id', () => {
-    expect(formatComparison(rows, 'csv')).toBe(
+  it('CSV: raw figures, tpmC only where it is tpmC, what decides it, the status and the run id', () => {
+    const paced = row('paced', 10, 2, 128, 'run-3', { conditions: { ...CONDITIONS, thinkScale: 1 } });
+    expect(formatComparison([...rows, paced], 'csv')).toBe(
       [
-        'label,TPS,avg response ms,tpmC,p90 ms,p99 ms,run',
-        '"PX600, 64 GB",12615.66,3.172,340000,7.51,23.456,run-1',
-        'HDD | 15k,99.5,150.4,,320,1210.5,run-2',
+        'label,TPS,avg response ms,tpmC,New-Orders/min,p90 ms,p99 ms,think-scale,mix,status,run',
+        '"PX600, 64 GB",12615.66,3.172,,340000,7.51,23.456,0,standard,completed,run-1',
+        'HDD | 15k,99.5,150.4,,,320,1210.5,0,standard,interrupted,run-2',
+        'paced,10,2,128,128,0,0,1,standard,completed,run-3',
       ].join('\n'),
     );
+  });
+});
+
+describe('what the New-Order rate is called', () => {
+  const at = (thinkScale: number | undefined, nonstandardMix?: boolean): RowConditions => ({
+    ...CONDITIONS,
+    thinkScale,
+    nonstandardMix,
+  });
+  const headerOf = (rows: CompareRow[], format: 'text' | 'markdown' | 'csv'): string[] =>
+    formatComparison(rows, format)
+      .split('\n')[0]!
+      .split(format === 'text' ? /\s{2,}/ : format === 'csv' ? ',' : / \| |^\| | \|$/)
+      .filter(Boolean);
+
+  it('tpmC for a run at think-scale 1 with a standard mix', () => {
+    const rows = [row('paced', 1, 1, 128, 'r', { conditions: at(1) })];
+    expect(headerOf(rows, 'text')).toContain('tpmC');
+    expect(formatComparison(rows, 'text').split('\n')[1]).toMatch(/ 128 /);
+  });
+
+  it.each([
+    ['think-scale 0', at(0), 'New-Orders/min (unpaced)'],
+    ['think-scale 0.25', at(0.25), 'New-Orders/min (unpaced)'],
+    ['an unknown think-scale', at(undefined), 'New-Orders/min (unpaced)'],
+    ['a non-standard mix at think-scale 1', at(1, true), 'New-Orders/min (non-standard mix)'],
+    ['a non-standard mix, unpaced', at(0, true), 'New-Orders/min (unpaced, non-standard mix)'],
+  ])('never tpmC for %s', (_, conditions, label) => {
+    const rows = [row('x', 1, 1, 53679, 'r', { conditions })];
+    for (const format of ['text', 'markdown'] as const) {
+      expect(headerOf(rows, format)).not.toContain('tpmC');
+      expect(headerOf(rows, format)).toContain(label);
+    }
+    expect(formatComparison(rows, 'csv').split('\n')[1]).toMatch(/^x,1,1,,53679,/);
+  });
+
+  it('a table of paced and unpaced rows gives each kind its own column', () => {
+    const rows = [
+      row('unpaced', 900, 1, 53679, 'r1', { conditions: at(0) }),
+      row('paced', 2, 1, 128, 'r2', { conditions: at(1) }),
+    ];
+    const lines = formatComparison(rows, 'text').split('\n');
+    expect(lines).toEqual([
+      'label       TPS  avg response ms  tpmC  New-Orders/min (unpaced)  p90 ms  p99 ms  status',
+      'unpaced  900.00             1.00     -                    53,679    0.00    0.00  completed',
+      'paced      2.00             1.00   128                         -    0.00    0.00  completed',
+    ]);
+    expect(formatComparison(rows, 'markdown').split('\n')[0]).toBe(
+      '| label | TPS | avg response ms | tpmC | New-Orders/min (unpaced) | p90 ms | p99 ms | status |',
+    );
+  });
+
+  it('marks a non-standard mix in the status, and says so in the CSV', () => {
+    const rows = [row('odd', 1, 1, 100, 'r', { conditions: at(0, true) })];
+    expect(formatComparison(rows, 'text').split('\n')[1]).toMatch(/completed, non-standard mix$/);
+    expect(formatComparison(rows, 'markdown').split('\n')[2]).toMatch(/\| completed, non-standard mix \|$/);
+    expect(formatComparison(rows, 'csv').split('\n')[1]).toMatch(/,non-standard,completed,r$/);
+  });
+
+  it("reads each row's conditions from its own report: steps, sweep values and targets", () => {
+    const rows = rowsFromRun(
+      record('m', 'vm1 + vm2', {
+        kind: 'targets',
+        config: undefined,
+        summary: figures(2),
+        targets: [
+          { label: 'vm1', summary: figures(1), report: report({ thinkScale: 1 }) },
+          { label: 'vm2', summary: figures(1), report: report({ thinkScale: 1, nonstandardMix: true }) },
+        ],
+      }),
+    );
+    expect(rows.map((r) => [r.label, r.conditions.thinkScale, r.conditions.nonstandardMix])).toEqual([
+      ['vm1', 1, undefined],
+      ['vm2', 1, true],
+      ['vm1 + vm2 (sum)', 1, true],
+    ]);
+    expect(rows[2]!.conditions).toMatchObject({ warehouses: 2, terminals: 20, mode: 'client-sql' });
+  });
+});
+
+describe('status', () => {
+  it('each row shows its own status: a step or a target from its report, the sum from the run', () => {
+    const rows = rowsFromRun(
+      record('s', 'ssd', {
+        kind: 'steps',
+        status: 'interrupted',
+        summary: undefined,
+        steps: [
+          { users: 1, summary: figures(10), report: report({ terminals: 1 }) },
+          { users: 20, summary: figures(150), report: report({ terminals: 20 }, 'interrupted') },
+        ],
+      }),
+    );
+    expect(rows.map((r) => [r.label, r.status])).toEqual([
+      ['ssd @ 1 user', 'completed'],
+      ['ssd @ 20 users', 'interrupted'],
+    ]);
+  });
+
+  it('ranks completed rows first; interrupted, failed and incomplete-drain ones follow', () => {
+    const { rows } = compareRuns(
+      [
+        record('a', 'fast but cut short', { status: 'interrupted', summary: figures(900) }),
+        record('b', 'failed', { status: 'failed', summary: figures(800) }),
+        record('c', 'slow', { summary: figures(100) }),
+        record('d', 'drain gave up', { status: 'incomplete-drain', summary: figures(850) }),
+        record('e', 'medium', { summary: figures(200) }),
+      ],
+      'tps',
+    );
+    expect(rows.map((r) => [r.label, r.status])).toEqual([
+      ['medium', 'completed'],
+      ['slow', 'completed'],
+      ['fast but cut short', 'interrupted'],
+      ['drain gave up', 'incomplete-drain'],
+      ['failed', 'failed'],
+    ]);
+  });
+});
+
+describe('comparability warnings', () => {
+  it('none when every condition matches', () => {
+    const { warnings } = compareRuns([record('a', 'ssd'), record('b', 'hdd')]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('one line per differing condition, naming each value and its rows', () => {
+    const { warnings } = compareRuns([
+      record('a', 'ssd'),
+      record('b', 'hdd', {
+        config: config({ warehouses: 4, terminals: 40, thinkScale: 1, mode: 'procedures', durationS: 300 }),
+      }),
+      record('c', 'nvme', { workload: 'oltp', config: config({ deck: [16, 6, 1, 1, 1] }) }),
+    ]);
+    expect(warnings).toEqual([
+      'workload differs between rows: tpcc (hdd, ssd); oltp (nvme); they may not be comparable',
+      'warehouses differs between rows: 4 (hdd); 1 (nvme, ssd); they may not be comparable',
+      'terminals differs between rows: 40 (hdd); 10 (nvme, ssd); they may not be comparable',
+      'think-scale differs between rows: 1 (hdd); 0 (nvme, ssd); they may not be comparable',
+      'mode differs between rows: procedures (hdd); client-sql (nvme, ssd); they may not be comparable',
+      'window differs between rows: 5m (hdd); 1m (nvme, ssd); they may not be comparable',
+      'mix differs between rows: 10/10/1/1/1 (hdd, ssd); 16/6/1/1/1 (nvme); they may not be comparable',
+    ]);
+    for (const w of warnings) expect(w).not.toContain('\n');
+  });
+
+  it('a row whose run.json does not say counts as unknown; long lists are cut short', () => {
+    const rows = [
+      ...['a', 'b', 'c', 'd', 'e'].map((l) => row(l, 1, 1, 1)),
+      row('old', 1, 1, 1, 'r', { conditions: { ...CONDITIONS, terminals: undefined } }),
+    ];
+    expect(comparabilityWarnings(rows)).toEqual([
+      'terminals differs between rows: 10 (a, b, c and 2 more); unknown (old); they may not be comparable',
+    ]);
   });
 });

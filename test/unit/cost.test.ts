@@ -11,7 +11,18 @@ import {
 import { ExitCode, UsageError } from '../../src/errors.js';
 
 function row(label: string, tps: number, costLabels = [label], run = `run-${label}`): CompareRow {
-  return { label, costLabels, run, tps, tpmC: null, avgMs: 1, p90Ms: 2, p99Ms: 3 };
+  return {
+    label,
+    costLabels,
+    run,
+    status: 'completed',
+    conditions: {},
+    tps,
+    tpmC: null,
+    avgMs: 1,
+    p90Ms: 2,
+    p99Ms: 3,
+  };
 }
 
 function entry(e: Partial<CostEntry> & Pick<CostEntry, 'protection'>): CostEntry {

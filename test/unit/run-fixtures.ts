@@ -1,4 +1,7 @@
-/** Minimal run.json contents and run directories for the results-store, compare and CLI tests. */
+/**
+ * run.json contents (schemaVersion 2, every field schema/run.schema.json requires) and run
+ * directories for the results-store, compare, report and CLI tests.
+ */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -11,7 +14,18 @@ export interface FixtureRun {
   avg?: number;
   p90?: number;
   p99?: number;
+  /** Default 0, txbench's default. */
+  thinkScale?: number;
+  /** Left out of the config unless given (a missing field means false). */
+  nonstandardMix?: boolean;
+  warehouses?: number;
+  terminals?: number;
+  mode?: 'client-sql' | 'procedures';
+  durationS?: number;
 }
+
+const DISCLAIMER =
+  'Workload derived from TPC-C; not a TPC-C implementation and not comparable with published TPC-C results.';
 
 /** A summary with the figures the readers use (and a few they ignore). */
 export function summary(f: FixtureRun = {}): Record<string, unknown> {
@@ -21,19 +35,136 @@ export function summary(f: FixtureRun = {}): Record<string, unknown> {
     tps: f.tps ?? 100,
     tpmC: f.tpmC === undefined ? 2000 : f.tpmC,
     nopm: null,
+    tpm: null,
     responseMs: { avg: f.avg ?? 5, p50: 4, p90: f.p90 ?? 9, p95: 11, p99: f.p99 ?? 20, max: 50 },
+    ceilingTpmC: null,
+    efficiencyPct: null,
+    errors: 0,
+    retries: 0,
+    clientCpu: { userS: 1, systemS: 0.5, coresUsed: 0.025, usPerTransaction: 250 },
+    schedulerLatenessMs: null,
   };
 }
 
-/** A schemaVersion 1 run.json object. */
+export function runConfig(f: FixtureRun = {}): Record<string, unknown> {
+  return {
+    target: f.target ?? 'embedded',
+    warehouses: f.warehouses ?? 1,
+    loadedWarehouses: f.warehouses ?? 1,
+    terminals: f.terminals ?? 10,
+    connections: f.terminals ?? 10,
+    thinkScale: f.thinkScale ?? 0,
+    warmupS: 0,
+    durationS: f.durationS ?? 60,
+    rampS: 0,
+    intervalS: 10,
+    deck: f.nonstandardMix ? [16, 6, 1, 1, 1] : [10, 10, 1, 1, 1],
+    seed: 1,
+    mode: f.mode ?? 'client-sql',
+    database: { product: 'PostgreSQL', version: '17.0' },
+    ...(f.nonstandardMix === undefined ? {} : { nonstandardMix: f.nonstandardMix }),
+  };
+}
+
+const latency = { avg: 5, p50: 4, p90: 9, p95: 11, p99: 20, max: 50 };
+
+/** A single run's run.json (kind "run"), as `txbench run --out` writes it. */
 export function runJson(f: FixtureRun = {}, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
+    kind: 'run',
+    tool: { name: 'txbench', version: '0.1.0' },
+    workload: 'tpcc',
+    disclaimer: DISCLAIMER,
     status: f.status ?? 'completed',
     startedAt: f.startedAt ?? '2024-05-01T12:00:00.000Z',
-    config: { target: f.target ?? 'embedded', warehouses: 1 },
+    endedAt: '2024-05-01T12:01:00.000Z',
+    config: runConfig(f),
+    environment: {},
     summary: summary(f),
+    transactions: {
+      newOrder: {
+        name: 'New-Order',
+        count: 100,
+        errors: 0,
+        retries: 0,
+        mixPct: 45,
+        responseMs: latency,
+        p90LimitMs: 5000,
+        p90Pass: true,
+        rollbacks: 1,
+      },
+    },
+    audit: {
+      counters: {},
+      checks: [{ name: 'New-Order rollbacks %', value: 1, allowed: '0.9 - 1.1', pass: true }],
+      pass: true,
+      wholeRun: { newOrdersCommitted: 99, ordersAddedInDatabase: 99, match: true },
+    },
+    errors: {},
+    drain: { limitMs: 30000, queued: 0, inFlight: 0, abandoned: 0, oldestAgeMs: null },
+    intervals: [],
     ...extra,
+  };
+}
+
+/** Several targets driven at once and added up (kind "targets"). */
+export function targetsJson(parts: readonly FixtureRun[], f: FixtureRun = {}): Record<string, unknown> {
+  const reports = parts.map((p) => runJson(p));
+  return {
+    schemaVersion: 2,
+    kind: 'targets',
+    status: f.status ?? 'completed',
+    startedAt: f.startedAt ?? '2024-05-01T12:00:00.000Z',
+    endedAt: '2024-05-01T12:01:00.000Z',
+    disclaimer: DISCLAIMER,
+    config: {
+      target: parts.map((p) => p.target ?? 'embedded').join(' + '),
+      targets: reports.map((r) => r.config),
+    },
+    summary: { ...summary(f), targets: parts.length, spread: { minTps: 1, maxTps: 1, maxOverMin: 1 } },
+    targets: reports.map((r, i) => ({
+      label: parts[i]!.target ?? 'embedded',
+      summary: r.summary,
+      report: r,
+    })),
+  };
+}
+
+/** User-count steps (kind "steps"). */
+export function stepsJson(target: string, steps: readonly FixtureRun[]): Record<string, unknown> {
+  const reports = steps.map((s) => runJson({ target, ...s }));
+  return {
+    schemaVersion: 2,
+    kind: 'steps',
+    status: 'completed',
+    startedAt: '2024-05-01T12:00:00.000Z',
+    endedAt: '2024-05-01T12:05:00.000Z',
+    disclaimer: DISCLAIMER,
+    config: { target, users: steps.map((s) => s.terminals ?? 10), run: reports[0]?.config },
+    knee: null,
+    steps: reports.map((r, i) => ({ users: steps[i]!.terminals ?? 10, summary: r.summary, report: r })),
+  };
+}
+
+/** A sweep of a server setting (kind "sweep"). */
+export function sweepJson(
+  target: string,
+  setting: string,
+  values: readonly [string, FixtureRun][],
+): Record<string, unknown> {
+  return {
+    schemaVersion: 2,
+    kind: 'sweep',
+    status: 'completed',
+    startedAt: '2024-05-01T12:00:00.000Z',
+    endedAt: '2024-05-01T12:05:00.000Z',
+    disclaimer: DISCLAIMER,
+    config: { target, setting, values: values.map(([v]) => v) },
+    sweep: values.map(([value, f]) => {
+      const report = runJson({ target, ...f });
+      return { setting, value, summary: report.summary, report };
+    }),
   };
 }
 

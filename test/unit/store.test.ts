@@ -3,8 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { collectRuns, listRuns, readRun, resolveRunDir, tagRun, untagRun } from '../../src/results/store.js';
-import { runJson, writeRun } from './run-fixtures.js';
+import {
+  collectRuns,
+  listRuns,
+  NewerRunError,
+  readRun,
+  resolveRunDir,
+  tagRun,
+  untagRun,
+} from '../../src/results/store.js';
+import { runJson, stepsJson, sweepJson, targetsJson, writeRun } from './run-fixtures.js';
 
 let dir: string;
 
@@ -82,29 +90,78 @@ describe('listRuns', () => {
     expect(warnings).toEqual([expect.stringMatching(/tags\.json: not a tags file .*; listed without tags$/)]);
   });
 
-  it('accepts runs without a summary and the later multi-target, step and sweep shapes', async () => {
-    const s = runJson().summary;
-    await writeRun(dir, 'steps', runJson({}, { summary: undefined, steps: [{ users: 1, summary: s }] }));
-    await writeRun(dir, 'targets', {
-      ...runJson(),
-      config: {},
-      targets: [
-        { label: 'vm1', summary: s },
-        { label: 'vm2', summary: s },
-      ],
-    });
-    await writeRun(
-      dir,
-      'sweep',
-      runJson({}, { sweep: [{ setting: 'shared_buffers', value: '1GB', summary: s }] }),
-    );
+  it('reads every kind, with its kind, and runs without a summary', async () => {
+    await writeRun(dir, 'steps', stepsJson('ssd', [{ terminals: 1 }]));
+    await writeRun(dir, 'targets', targetsJson([{ target: 'vm1' }, { target: 'vm2' }]));
+    await writeRun(dir, 'sweep', sweepJson('pg', 'shared_buffers', [['1GB', { thinkScale: 1 }]]));
+    await writeRun(dir, 'run', runJson({ nonstandardMix: true }));
     const { runs, warnings } = await listRuns(dir);
     expect(warnings).toEqual([]);
     const byId = new Map(runs.map((r) => [r.id, r]));
+    expect(runs.map((r) => [r.id, r.kind, r.schemaVersion]).sort()).toEqual([
+      ['run', 'run', 2],
+      ['steps', 'steps', 2],
+      ['sweep', 'sweep', 2],
+      ['targets', 'targets', 2],
+    ]);
     expect(byId.get('steps')?.summary).toBeUndefined();
     expect(byId.get('steps')?.steps).toHaveLength(1);
     expect(byId.get('targets')?.label).toBe('vm1 + vm2');
     expect(byId.get('sweep')?.sweep?.[0]?.value).toBe('1GB');
+    expect(byId.get('sweep')?.sweep?.[0]?.report?.config?.thinkScale).toBe(1);
+    expect(byId.get('run')?.config?.nonstandardMix).toBe(true);
+    expect(byId.get('run')?.workload).toBe('tpcc');
+  });
+
+  it('reads version 1 files, taking the kind of a single run from its shape', async () => {
+    const v1 = { schemaVersion: 1, status: 'completed', startedAt: '2024-01-01T00:00:00Z' };
+    const s = runJson().summary;
+    await writeRun(dir, 'single', { ...v1, config: { target: 'old' }, summary: s });
+    await writeRun(dir, 'steps', { ...v1, kind: 'steps', steps: [{ users: 1, summary: s }] });
+    await writeRun(dir, 'targets', { ...v1, targets: [{ label: 'a', summary: s }] });
+    const { runs, warnings } = await listRuns(dir);
+    expect(warnings).toEqual([]);
+    expect(runs.map((r) => [r.id, r.kind, r.schemaVersion])).toEqual([
+      ['targets', 'targets', 1],
+      ['steps', 'steps', 1],
+      ['single', 'run', 1],
+    ]);
+  });
+
+  it('skips a version 2 file that does not name its kind', async () => {
+    const { kind: _kind, ...unnamed } = runJson();
+    await writeRun(dir, 'run-unnamed', unnamed);
+    const { runs, warnings } = await listRuns(dir);
+    expect(runs).toEqual([]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/not a txbench run \(kind: Required from schemaVersion 2\); skipped$/),
+    ]);
+  });
+
+  it('refuses a run.json from a newer txbench, naming the file and its version, even in a listing', async () => {
+    await writeRun(dir, 'run-old', runJson());
+    const newer = await writeRun(dir, 'run-new', { ...runJson(), schemaVersion: 3, shape: 'unknown' });
+    const file = path.join(newer, 'run.json');
+    const message = `${file}: run.json schemaVersion 3 is newer than this txbench reads (up to 2); upgrade txbench`;
+    const attempts = [
+      () => readRun(file),
+      () => listRuns(dir),
+      () => collectRuns([dir]),
+      () => collectRuns([newer]),
+    ];
+    for (const attempt of attempts) {
+      const err = await rejection(attempt());
+      expect(err).toBeInstanceOf(NewerRunError);
+      expect(err.exitCode).toBe(2);
+      expect(err.message).toBe(message);
+    }
+  });
+
+  it('refuses a schemaVersion below 1', async () => {
+    const run = await writeRun(dir, 'run-0', { ...runJson(), schemaVersion: 0 });
+    expect((await rejection(readRun(path.join(run, 'run.json')))).message).toMatch(
+      /not a txbench run \(schemaVersion: Number must be greater than or equal to 1\)/,
+    );
   });
 
   it('orders runs with the same start by id, and unparseable starts last', async () => {

@@ -10,7 +10,10 @@ import {
   customerByNameQuery,
   describeCustomer,
 } from '../../src/workloads/tpcc/customer-by-name.js';
-import { ORDER_STATUS as MSSQL_ORDER_STATUS, PAYMENT as MSSQL_PAYMENT } from '../../src/workloads/tpcc/mssql/sql.js';
+import {
+  ORDER_STATUS as MSSQL_ORDER_STATUS,
+  PAYMENT as MSSQL_PAYMENT,
+} from '../../src/workloads/tpcc/mssql/sql.js';
 import { procedureDefinition as mysqlProcedure } from '../../src/workloads/tpcc/mysql/procedures.js';
 import * as MQ from '../../src/workloads/tpcc/mysql/sql.js';
 import { PROCEDURE_DEFINITIONS as PG_PROCEDURES } from '../../src/workloads/tpcc/postgres/procedures.js';
@@ -21,7 +24,9 @@ const squash = (s: string): string => s.replace(/\s+/g, ' ');
 
 /** Every ORDER BY that starts at C_FIRST, in the text. */
 function byNameOrders(sql: string): string[] {
-  return [...squash(sql).matchAll(/order by c_first[a-z_, ]*/g)].map((m) => m[0].replace(/[ ,]+(as|rn)?$/, ''));
+  return [...squash(sql).matchAll(/order by c_first[a-z_, ]*/g)].map((m) =>
+    m[0].replace(/[ ,]+(as|rn)?$/, ''),
+  );
 }
 
 const pgProcedure = (name: string): string => PG_PROCEDURES.find((p) => p.name === name)!.sql;
@@ -31,7 +36,14 @@ const BY_NAME_SQL: Record<string, string> = {
   'PostgreSQL client-SQL Order-Status': PQ.OS_BY_NAME.join('\n'),
   'PostgreSQL procedure Payment': pgProcedure('tpcc_payment'),
   'PostgreSQL procedure Order-Status': pgProcedure('tpcc_order_status'),
-  'MySQL client-SQL Payment': MQ.payment({ w: 1, d: 2, cW: 1, cD: 2, customer: { last: 'BAR' }, amountCents: 100 }),
+  'MySQL client-SQL Payment': MQ.payment({
+    w: 1,
+    d: 2,
+    cW: 1,
+    cD: 2,
+    customer: { last: 'BAR' },
+    amountCents: 100,
+  }),
   'MySQL client-SQL Order-Status': MQ.orderStatus(1, 2, { last: 'BAR' }),
   'MySQL procedure Payment': mysqlProcedure('txbench_payment'),
   'MySQL procedure Order-Status': mysqlProcedure('txbench_order_status'),

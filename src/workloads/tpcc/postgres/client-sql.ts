@@ -91,7 +91,9 @@ export const clientSqlTransactions: PgTransactions = {
       lineSupply.push(supplyWarehouses[k]!);
       lineQuantities.push(quantities[k]!);
       amounts.push(centsToDecimal(quantities[k]! * price));
-      distInfo.push((stockByKey.get(supplyWarehouses[k]! * 1_000_000 + itemIds[k]!)?.dist_info as string) ?? '');
+      distInfo.push(
+        (stockByKey.get(supplyWarehouses[k]! * 1_000_000 + itemIds[k]!)?.dist_info as string) ?? '',
+      );
     }
     const oId = header.o_id as number;
     const allLocal = input.remoteLines === 0 ? 1 : 0;
@@ -120,7 +122,8 @@ export const clientSqlTransactions: PgTransactions = {
       conn.unsafe('commit'),
     ]);
     // Nothing was written (every write depends on the customer): the transaction is an error.
-    if (rows!.length === 0) throw new Error(`Payment found no customer ${describeCustomer(cW, cD, customer)}`);
+    if (rows!.length === 0)
+      throw new Error(`Payment found no customer ${describeCustomer(cW, cD, customer)}`);
   },
 
   async orderStatus(conn: Conn, w: number, input: OrderStatusInput): Promise<OrderStatusOutput> {

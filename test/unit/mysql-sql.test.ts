@@ -114,7 +114,9 @@ describe('Payment', () => {
       "left(concat(c_id, ' ', c_d_id, ' ', c_w_id, ' ', 2, ' ', 1, ' ', 1234.56, ' | ', c_data), 500)",
     );
     expect(s[2]).toMatch(/where c_w_id = 3 and c_d_id = 4 and c_id = @c$/);
-    expect(s[4]).toBe('update district set d_ytd = d_ytd + 1234.56 where d_w_id = 1 and d_id = 2 and @c is not null');
+    expect(s[4]).toBe(
+      'update district set d_ytd = d_ytd + 1234.56 where d_w_id = 1 and d_id = 2 and @c is not null',
+    );
     expect(s[5]).toBe('update warehouse set w_ytd = w_ytd + 1234.56 where w_id = 1 and @c is not null');
     expect(s[6]).toMatch(
       /^insert into history .* select @c, 4, 3, 2, 1, now\(6\), 1234\.56, left\(concat\(w_name, .* and @c is not null$/,

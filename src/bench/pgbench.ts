@@ -132,6 +132,8 @@ async function prepareDatabase(url: string): Promise<NurandConstants> {
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
   try {
     for (const p of PROCEDURE_DEFINITIONS) {
+      // An older version's result type cannot be replaced, only dropped.
+      await sql.unsafe(`drop function if exists ${p.name}(${p.signature})`);
       await sql.unsafe(p.sql);
       await sql.unsafe(`comment on function ${p.name}(${p.signature}) is '${PROCEDURES_VERSION}'`);
     }

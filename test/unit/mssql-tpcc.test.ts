@@ -240,9 +240,9 @@ describe('transaction T-SQL', () => {
       expect(body).toContain('where d_w_id = @w and d_id = @d;');
     });
 
-    it('finds a customer by name at position ceil(n/2) by C_FIRST', () => {
+    it('finds a customer by name at position ceil(n/2) by C_FIRST, then C_ID', () => {
       expect(body).toContain(
-        'if @c_id is null select @c_id = x.c_id from (select c_id, row_number() over (order by c_first) as rn, count(*) over () as n from customer where c_w_id = @c_w and c_d_id = @c_d and c_last = @c_last) as x where x.rn = (x.n + 1) / 2;',
+        'if @c_id is null set @c_id = (select c_id from ( select c_id, row_number() over (order by c_first, c_id) as rn, count(*) over () as n from customer where c_w_id = @c_w and c_d_id = @c_d and c_last = @c_last) x where rn = (n + 1) / 2);',
       );
     });
 
@@ -298,8 +298,10 @@ describe('transaction T-SQL', () => {
   describe('Order-Status', () => {
     const body = squash(ORDER_STATUS.body);
     it('reads the customer, the newest order with TOP (1) … ORDER BY o_id DESC, and its lines', () => {
-      expect(body).toContain('where x.rn = (x.n + 1) / 2;');
+      expect(body).toContain('order by c_first, c_id');
+      expect(body).toContain('where rn = (n + 1) / 2);');
       expect(body).toContain('and c_last = @c_last');
+      expect(body).toContain("if @@rowcount = 0 throw 50005, 'Order-Status: no such customer', 1;");
       expect(body).toContain(
         'select top (1) @o_id = o_id from orders where o_w_id = @w and o_d_id = @d and o_c_id = @c_id order by o_id desc;',
       );
@@ -388,8 +390,8 @@ describe('stored procedures', () => {
     const [no, pay, os, del] = PROCEDURES.map((p) => squash(p.sql));
     expect(no).toContain('else st.s_quantity - l.q + 91 end');
     expect(no).toContain('rollback transaction; select 1 as rolled_back');
-    expect(pay).toContain('where x.rn = (x.n + 1) / 2');
-    expect(os).toContain('where x.rn = (x.n + 1) / 2');
+    expect(pay).toContain('where rn = (n + 1) / 2');
+    expect(os).toContain('where rn = (n + 1) / 2');
     expect(pay).toContain("case when c_credit = 'BC' then left(concat(");
     expect(pay).toContain("' | ', c_data), 500) else c_data end");
     expect(del).toContain('with (updlock, rowlock)');

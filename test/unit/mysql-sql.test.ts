@@ -58,13 +58,14 @@ describe('New-Order', () => {
     { w: 2, i: 9, quantity: 91, ytd: 3, orders: 1, remote: 1 },
   ];
 
+  const lines = [
+    { number: 1, i: 5, supplyW: 1, quantity: 4, amountCents: 1000, distInfo: 'A'.repeat(24) },
+    { number: 2, i: 9, supplyW: 2, quantity: 3, amountCents: 29997, distInfo: 'B'.repeat(24) },
+  ];
+  const write = { w: 1, d: 3, c: 42, olCnt: 2, allLocal: false, changes, lines };
+
   it('writes stock, claims the order number, inserts order, new-order and lines, then commits', () => {
-    const s = statements(
-      Q.newOrderWrite(1, 3, 42, false, changes, [
-        { number: 1, i: 5, supplyW: 1, quantity: 4, amountCents: 1000, distInfo: 'A'.repeat(24) },
-        { number: 2, i: 9, supplyW: 2, quantity: 3, amountCents: 29997, distInfo: 'B'.repeat(24) },
-      ]),
-    );
+    const s = statements(Q.newOrderWrite({ ...write, end: 'commit' }));
     expect(s[0]).toBe(
       'update stock set s_quantity = case when s_w_id = 1 and s_i_id = 5 then 20 when s_w_id = 2 and s_i_id = 9 then 91 end, ' +
         's_ytd = s_ytd + case when s_w_id = 1 and s_i_id = 5 then 4 when s_w_id = 2 and s_i_id = 9 then 3 end, ' +
@@ -86,10 +87,14 @@ describe('New-Order', () => {
     expect(s[7]).toBe('commit');
   });
 
-  it('rolls back after updating the valid lines’ stock and claiming the number', () => {
-    const s = statements(Q.newOrderRollback(1, 3, changes.slice(0, 1)));
+  it('for the 1% with an unused item, does the same work for the valid lines and then rolls back', () => {
+    const s = statements(Q.newOrderWrite({ ...write, olCnt: 3, end: 'rollback' }));
     expect(s[0]).toMatch(/^update stock set/);
     expect(s[1]).toMatch(/^update district set d_next_o_id = d_next_o_id \+ 1/);
+    // O_OL_CNT counts the lines entered, the unused item's included.
+    expect(s[3]).toMatch(/^insert into orders .* values \(@o, 3, 1, 42, now\(6\), null, 3, 0\)$/);
+    expect(s[4]).toBe('insert into new_order (no_o_id, no_d_id, no_w_id) values (@o, 3, 1)');
+    expect(s[5]).toMatch(/^insert into order_line .* values \(@o, 3, 1, 1, 5, .*\), \(@o, 3, 1, 2, 9, .*\)$/);
     expect(s.at(-1)).toBe('rollback');
   });
 });
@@ -101,17 +106,20 @@ describe('Payment', () => {
     const batch = Q.payment({ ...base, customer: { c: 99 } });
     const s = statements(batch);
     expect(s[0]).toBe('start transaction');
-    expect(s[1]).toMatch(
+    expect(s[1]).toBe('set @c = (select c_id from customer where c_w_id = 3 and c_d_id = 4 and c_id = 99)');
+    expect(s[2]).toMatch(
       /^update customer set c_balance = c_balance - 1234\.56, c_ytd_payment = c_ytd_payment \+ 1234\.56/,
     );
-    expect(s[1]).toContain(
+    expect(s[2]).toContain(
       "left(concat(c_id, ' ', c_d_id, ' ', c_w_id, ' ', 2, ' ', 1, ' ', 1234.56, ' | ', c_data), 500)",
     );
-    expect(s[1]).toMatch(/where c_w_id = 3 and c_d_id = 4 and c_id = 99$/);
-    expect(s[3]).toBe('update district set d_ytd = d_ytd + 1234.56 where d_w_id = 1 and d_id = 2');
-    expect(s[4]).toBe('update warehouse set w_ytd = w_ytd + 1234.56 where w_id = 1');
-    expect(s[5]).toMatch(
-      /^insert into history .* select 99, 4, 3, 2, 1, now\(6\), 1234\.56, left\(concat\(w_name, /,
+    expect(s[2]).toMatch(/where c_w_id = 3 and c_d_id = 4 and c_id = @c$/);
+    expect(s[4]).toBe(
+      'update district set d_ytd = d_ytd + 1234.56 where d_w_id = 1 and d_id = 2 and @c is not null',
+    );
+    expect(s[5]).toBe('update warehouse set w_ytd = w_ytd + 1234.56 where w_id = 1 and @c is not null');
+    expect(s[6]).toMatch(
+      /^insert into history .* select @c, 4, 3, 2, 1, now\(6\), 1234\.56, left\(concat\(w_name, .* and @c is not null$/,
     );
     // H_DATA: W_NAME, four spaces, D_NAME, at most 24 characters.
     expect(batch).toContain("left(concat(w_name, '    ', d_name), 24)");
@@ -126,6 +134,7 @@ describe('Payment', () => {
     );
     expect(s[2]).toMatch(/c_id = @c$/);
     expect(s[6]).toContain('select @c, 4, 3, 2, 1');
+    expect(s[6]).toMatch(/and @c is not null$/);
   });
 });
 

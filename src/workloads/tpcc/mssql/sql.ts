@@ -19,6 +19,7 @@
  * - SET XACT_ABORT ON: any error rolls the whole transaction back; deadlock victims (1205) are
  *   retried by the executor.
  */
+import { customerByNameQuery } from '../customer-by-name.js';
 import type { DdlFlavor, ColumnType, TableName } from '../schema.js';
 import { centsToDecimal, type NewOrderInput, type OrderStatusInput, type PaymentInput } from '../inputs.js';
 
@@ -77,12 +78,9 @@ export const MAX_LINES = 15;
 const range = (n: number): number[] => Array.from({ length: n }, (_, k) => k + 1);
 const int = (name: string): ParamDef => ({ name, type: 'int' });
 
-/** The customer at position ceil(n/2) among those with the last name, by C_FIRST (clause 2.5.2.2). */
+/** The customer by last name, by the rule of customer-by-name.ts (clause 2.5.2.2); NULL when nobody has it. */
 function customerByName(w: string, d: string): string {
-  return `select @c_id = x.c_id
-    from (select c_id, row_number() over (order by c_first) as rn, count(*) over () as n
-      from customer where c_w_id = ${w} and c_d_id = ${d} and c_last = @c_last) as x
-    where x.rn = (x.n + 1) / 2;`;
+  return `set @c_id = (${customerByNameQuery(`c_w_id = ${w} and c_d_id = ${d} and c_last = @c_last`, '/')});`;
 }
 
 const DIST_INFO = `case @d ${range(10)
@@ -254,6 +252,7 @@ if @c_id is null
   ${customerByName('@w', '@d')}
 select c_id, cast(c_balance as varchar(20)) as c_balance, c_first, c_middle, c_last
 from customer where c_w_id = @w and c_d_id = @d and c_id = @c_id;
+if @@rowcount = 0 throw 50005, 'Order-Status: no such customer', 1;
 select top (1) @o_id = o_id from orders where o_w_id = @w and o_d_id = @d and o_c_id = @c_id order by o_id desc;
 select o_id, o_entry_d, o_carrier_id from orders where o_w_id = @w and o_d_id = @d and o_id = @o_id;
 select ol_i_id, ol_supply_w_id, ol_quantity, cast(ol_amount as varchar(12)) as ol_amount, ol_delivery_d

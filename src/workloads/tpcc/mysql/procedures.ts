@@ -16,6 +16,7 @@ import type { MysqlSettings } from '../../../dialects/mysql/url.js';
 import { DatabaseError, errorMessage } from '../../../errors.js';
 import { redactText } from '../../../util/redact.js';
 import type { NewOrderInput } from '../inputs.js';
+import { customerByNameQuery } from '../customer-by-name.js';
 import { cents, int, str, type PaymentValues } from './sql.js';
 
 const DIST_CASE = `case p_d ${Array.from(
@@ -23,12 +24,9 @@ const DIST_CASE = `case p_d ${Array.from(
   (_, i) => `when ${i + 1} then s_dist_${String(i + 1).padStart(2, '0')}`,
 ).join(' ')} end`;
 
-/** Unless v_c is given: the ceil(n/2)-th customer by C_FIRST of the n with the last name (clause 2.5.2.2). */
+/** Unless v_c is given: the customer by last name, by the rule of customer-by-name.ts (clause 2.5.2.2). */
 const customerByName = (w: string, d: string): string => `if v_c is null then
-    select count(*) into v_n from customer where c_w_id = ${w} and c_d_id = ${d} and c_last = p_last;
-    set v_off = greatest((v_n + 1) div 2 - 1, 0);
-    select c_id into v_c from customer where c_w_id = ${w} and c_d_id = ${d} and c_last = p_last
-      order by c_first, c_id limit v_off, 1;
+    set v_c = (${customerByNameQuery(`c_w_id = ${w} and c_d_id = ${d} and c_last = p_last`, 'div')});
     if v_c is null then
       signal sqlstate '45000' set message_text = 'no customer with this last name';
     end if;
@@ -115,7 +113,6 @@ end`,
     access: 'modifies sql data',
     body: `begin
   declare v_c int default p_c;
-  declare v_n, v_off int;
   ${ON_ERROR}
   start transaction;
   ${customerByName('p_cw', 'p_cd')}
@@ -124,6 +121,10 @@ end`,
       c_data = case when c_credit = 'BC' then left(concat(c_id, ' ', c_d_id, ' ', c_w_id, ' ', p_d, ' ', p_w, ' ',
         p_amount, ' | ', c_data), 500) else c_data end
     where c_w_id = p_cw and c_d_id = p_cd and c_id = v_c;
+  -- The update always changes the balance, so no row counted means no such customer.
+  if row_count() = 0 then
+    signal sqlstate '45000' set message_text = 'Payment found no customer';
+  end if;
   update district set d_ytd = d_ytd + p_amount where d_w_id = p_w and d_id = p_d;
   update warehouse set w_ytd = w_ytd + p_amount where w_id = p_w;
   insert into history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
@@ -145,7 +146,7 @@ end`,
     access: 'reads sql data',
     body: `begin
   declare v_c int default p_c;
-  declare v_n, v_off, v_o int;
+  declare v_o int;
   ${ON_ERROR}
   set transaction isolation level repeatable read;
   start transaction with consistent snapshot, read only;

@@ -20,6 +20,7 @@
  *   over the deleted row to the next, so no order is delivered twice and none is skipped.
  * - Order-Status reads one snapshot (REPEATABLE READ, read only); Stock-Level reads committed data.
  */
+import { customerByNameQuery } from '../customer-by-name.js';
 import { centsToDecimal } from '../inputs.js';
 
 /** An integer literal; anything else is a programming error. */
@@ -118,54 +119,61 @@ export interface OrderLineValues {
   distInfo: string;
 }
 
-/** Round trip 2 of New-Order: stock, the order number, ORDER, NEW-ORDER and the lines, then commit. */
-export function newOrderWrite(
-  w: number,
-  d: number,
-  c: number,
-  allLocal: boolean,
-  changes: readonly StockChange[],
-  lines: readonly OrderLineValues[],
-): string {
-  const o = `@o, ${int(d)}, ${int(w)}`;
+/** Round trip 2 of New-Order: what to write and how to end. */
+export interface NewOrderWrite {
+  w: number;
+  d: number;
+  c: number;
+  /** O_OL_CNT: the lines entered, the unused item's included. */
+  olCnt: number;
+  allLocal: boolean;
+  changes: readonly StockChange[];
+  /** The valid lines (all of them, unless one has the unused item). */
+  lines: readonly OrderLineValues[];
+  /** Rollback for the 1% with an unused item: all of the work is done, then undone (clause 2.4.2.3). */
+  end: 'commit' | 'rollback';
+}
+
+/**
+ * Round trip 2 of New-Order: stock, the order number, ORDER, NEW-ORDER and the lines, then the end
+ * (a rollback undoes the D_NEXT_O_ID increment too).
+ */
+export function newOrderWrite(o: NewOrderWrite): string {
+  const key = `@o, ${int(o.d)}, ${int(o.w)}`;
   return [
-    stockUpdate(changes),
-    ...claimOrderNumber(w, d),
+    ...(o.changes.length > 0 ? [stockUpdate(o.changes)] : []),
+    ...claimOrderNumber(o.w, o.d),
     `insert into orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
-      values (${o}, ${int(c)}, now(6), null, ${int(lines.length)}, ${allLocal ? 1 : 0})`,
-    `insert into new_order (no_o_id, no_d_id, no_w_id) values (${o})`,
-    `insert into order_line
+      values (${key}, ${int(o.c)}, now(6), null, ${int(o.olCnt)}, ${o.allLocal ? 1 : 0})`,
+    `insert into new_order (no_o_id, no_d_id, no_w_id) values (${key})`,
+    ...(o.lines.length > 0
+      ? [
+          `insert into order_line
         (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)
-      values ${lines
+      values ${o.lines
         .map(
           (l) =>
-            `(${o}, ${int(l.number)}, ${int(l.i)}, ${int(l.supplyW)}, null, ${int(l.quantity)}, ${cents(l.amountCents)}, ${str(l.distInfo)})`,
+            `(${key}, ${int(l.number)}, ${int(l.i)}, ${int(l.supplyW)}, null, ${int(l.quantity)}, ${cents(l.amountCents)}, ${str(l.distInfo)})`,
         )
         .join(', ')}`,
+        ]
+      : []),
     'select @o as o_id',
-    'commit',
+    o.end,
   ].join(';\n');
 }
 
 /**
- * The 1% with an unused item: the valid lines' stock is updated and the order number claimed, as
- * in a complete New-Order, then everything is undone (D_NEXT_O_ID included).
- */
-export function newOrderRollback(w: number, d: number, changes: readonly StockChange[]): string {
-  return [...(changes.length > 0 ? [stockUpdate(changes)] : []), ...claimOrderNumber(w, d), 'rollback'].join(
-    ';\n',
-  );
-}
-
-/**
- * Sets @c to the customer at position ceil(n/2) of the n with this last name, by C_FIRST (clause
- * 2.5.2.2; C_ID breaks ties, as in the procedures, so both modes pick the same customer).
+ * Sets @c to the customer at position ceil(n/2) of the n with this last name (clause 2.5.2.2, by
+ * the rule of customer-by-name.ts), NULL when nobody has it.
  */
 export function customerByName(w: number, d: number, last: string): string {
-  return `set @c = (select c_id from (
-      select c_id, row_number() over (order by c_first, c_id) as rn, count(*) over () as n
-      from customer where c_w_id = ${int(w)} and c_d_id = ${int(d)} and c_last = ${str(last)}) x
-    where rn = (n + 1) div 2)`;
+  return `set @c = (${customerByNameQuery(`c_w_id = ${int(w)} and c_d_id = ${int(d)} and c_last = ${str(last)}`, 'div')})`;
+}
+
+/** Sets @c to the customer number if that customer exists, NULL otherwise. */
+function customerById(w: number, d: number, c: number): string {
+  return `set @c = (select c_id from customer where c_w_id = ${int(w)} and c_d_id = ${int(d)} and c_id = ${int(c)})`;
 }
 
 export interface PaymentValues {
@@ -178,15 +186,18 @@ export interface PaymentValues {
   amountCents: number;
 }
 
-/** Payment in one round trip: customer (by number or name), district, warehouse, history, outputs. */
+/**
+ * Payment in one round trip: customer (by number or name), district, warehouse, history, outputs.
+ * A customer that is not there leaves @c NULL, and every write depends on @c, so the batch then
+ * commits nothing and returns no customer row, which the executor reports as an error.
+ */
 export function payment(p: PaymentValues): string {
   const { w, d, cW, cD } = p;
   const a = cents(p.amountCents);
-  const c = 'c' in p.customer ? int(p.customer.c) : '@c';
-  const customerKey = `c_w_id = ${int(cW)} and c_d_id = ${int(cD)} and c_id = ${c}`;
+  const customerKey = `c_w_id = ${int(cW)} and c_d_id = ${int(cD)} and c_id = @c`;
   return [
     'start transaction',
-    ...('last' in p.customer ? [customerByName(cW, cD, p.customer.last)] : []),
+    'last' in p.customer ? customerByName(cW, cD, p.customer.last) : customerById(cW, cD, p.customer.c),
     // The bad-credit record goes in front of C_DATA, which keeps its first 500 characters.
     `update customer set c_balance = c_balance - ${a}, c_ytd_payment = c_ytd_payment + ${a},
         c_payment_cnt = c_payment_cnt + 1,
@@ -196,11 +207,11 @@ export function payment(p: PaymentValues): string {
     `select c_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since,
         c_credit, c_credit_lim, c_discount, c_balance, case when c_credit = 'BC' then left(c_data, 200) end as c_data
       from customer where ${customerKey}`,
-    `update district set d_ytd = d_ytd + ${a} where d_w_id = ${int(w)} and d_id = ${int(d)}`,
-    `update warehouse set w_ytd = w_ytd + ${a} where w_id = ${int(w)}`,
+    `update district set d_ytd = d_ytd + ${a} where d_w_id = ${int(w)} and d_id = ${int(d)} and @c is not null`,
+    `update warehouse set w_ytd = w_ytd + ${a} where w_id = ${int(w)} and @c is not null`,
     `insert into history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
-      select ${c}, ${int(cD)}, ${int(cW)}, ${int(d)}, ${int(w)}, now(6), ${a}, left(concat(w_name, '    ', d_name), 24)
-      from warehouse, district where w_id = ${int(w)} and d_w_id = ${int(w)} and d_id = ${int(d)}`,
+      select @c, ${int(cD)}, ${int(cW)}, ${int(d)}, ${int(w)}, now(6), ${a}, left(concat(w_name, '    ', d_name), 24)
+      from warehouse, district where w_id = ${int(w)} and d_w_id = ${int(w)} and d_id = ${int(d)} and @c is not null`,
     `select w_name, w_street_1, w_street_2, w_city, w_state, w_zip,
         d_name, d_street_1, d_street_2, d_city, d_state, d_zip
       from warehouse, district where w_id = ${int(w)} and d_w_id = ${int(w)} and d_id = ${int(d)}`,

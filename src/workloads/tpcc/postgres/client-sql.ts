@@ -4,7 +4,15 @@
  */
 import type postgres from 'postgres';
 import { classifyPostgresError } from '../../../dialects/postgres/errors.js';
-import { centsToDecimal, type NewOrderInput, type OrderStatusInput, type PaymentInput } from '../inputs.js';
+import { describeCustomer } from '../customer-by-name.js';
+import {
+  centsToDecimal,
+  UNUSED_ITEM_ID,
+  type NewOrderInput,
+  type OrderStatusInput,
+  type PaymentInput,
+} from '../inputs.js';
+import { orderStatusOutput, type OrderStatusOutput } from '../order-status-output.js';
 import * as Q from './sql.js';
 import type { Conn, PgTransactions } from './transactions.js';
 
@@ -44,13 +52,16 @@ export const clientSqlTransactions: PgTransactions = {
       conn.unsafe(stockSql, [sw, si, sq, sr], { prepare: true }),
     ]);
     const header = headerRows![0];
-    if (header === undefined || itemRows!.length < new Set(itemIds).size) {
+    const itemsMissing = itemRows!.length < new Set(itemIds).size;
+    if (header === undefined || itemsMissing !== input.rollback) {
       await conn.unsafe('rollback');
-      // The 1% that roll back on purpose are complete transactions; anything else is an error.
       if (header === undefined)
         throw new Error(`New-Order found no district or customer for (${w}, ${d}, ${c})`);
-      if (input.rollback) return;
-      throw new Error('New-Order found item numbers missing from ITEM');
+      throw new Error(
+        itemsMissing
+          ? 'New-Order found item numbers missing from ITEM'
+          : `New-Order found the unused item ${UNUSED_ITEM_ID} in ITEM`,
+      );
     }
     const stockByKey = new Map<number, postgres.Row>();
     for (const row of stockRows!)
@@ -65,55 +76,71 @@ export const clientSqlTransactions: PgTransactions = {
     }
     const priceCents = new Map<number, number>();
     for (const row of itemRows!) priceCents.set(row.i_id as number, Math.round(Number(row.i_price) * 100));
-    const amounts: string[] = new Array<string>(lines);
-    const distInfo: string[] = new Array<string>(lines);
-    const numbers: number[] = new Array<number>(lines);
+    // The valid lines only: the unused item of the 1% has no price, no stock and no ORDER-LINE.
+    const numbers: number[] = [];
+    const lineItems: number[] = [];
+    const lineSupply: number[] = [];
+    const lineQuantities: number[] = [];
+    const amounts: string[] = [];
+    const distInfo: string[] = [];
     for (let k = 0; k < lines; k++) {
-      numbers[k] = k + 1;
-      amounts[k] = centsToDecimal(quantities[k]! * priceCents.get(itemIds[k]!)!);
-      distInfo[k] =
-        (stockByKey.get(supplyWarehouses[k]! * 1_000_000 + itemIds[k]!)?.dist_info as string) ?? '';
+      const price = priceCents.get(itemIds[k]!);
+      if (price === undefined) continue;
+      numbers.push(k + 1);
+      lineItems.push(itemIds[k]!);
+      lineSupply.push(supplyWarehouses[k]!);
+      lineQuantities.push(quantities[k]!);
+      amounts.push(centsToDecimal(quantities[k]! * price));
+      distInfo.push(
+        (stockByKey.get(supplyWarehouses[k]! * 1_000_000 + itemIds[k]!)?.dist_info as string) ?? '',
+      );
     }
     const oId = header.o_id as number;
     const allLocal = input.remoteLines === 0 ? 1 : 0;
+    // The 1% with an unused item do all of the work too (clause 2.4.2.3), then roll it back, the
+    // D_NEXT_O_ID increment included: the same two round trips as a committed New-Order.
     await pipelined(conn, [
       conn.unsafe(Q.NO_INSERT_ORDER, [oId, d, w, c, lines, allLocal], { prepare: true }),
       conn.unsafe(Q.NO_INSERT_NEW_ORDER, [oId, d, w], { prepare: true }),
       conn.unsafe(
         Q.NO_INSERT_LINES,
-        [oId, d, w, numbers, itemIds, supplyWarehouses, quantities, amounts, distInfo],
-        {
-          prepare: true,
-        },
+        [oId, d, w, numbers, lineItems, lineSupply, lineQuantities, amounts, distInfo],
+        { prepare: true },
       ),
-      conn.unsafe('commit'),
+      conn.unsafe(input.rollback ? 'rollback' : 'commit'),
     ]);
   },
   async payment(conn: Conn, w: number, input: PaymentInput): Promise<void> {
     const { d, cW, cD, customer } = input;
     const amount = centsToDecimal(input.amountCents);
     const find = customer.byName ? customer.last : customer.c;
-    const params = [cW, cD, find, amount, w, d];
-    await pipelined(conn, [
+    const [, rows] = await pipelined(conn, [
       conn.unsafe('begin'),
-      conn.unsafe(Q.PAY_WAREHOUSE, [w, amount], { prepare: true }),
-      conn.unsafe(Q.PAY_DISTRICT, [w, d, amount], { prepare: true }),
-      conn.unsafe(customer.byName ? Q.PAY_CUSTOMER_BY_NAME : Q.PAY_CUSTOMER_BY_ID, params, { prepare: true }),
-      conn.unsafe(customer.byName ? Q.PAY_HISTORY_BY_NAME : Q.PAY_HISTORY_BY_ID, params, { prepare: true }),
+      conn.unsafe(customer.byName ? Q.PAYMENT_BY_NAME : Q.PAYMENT_BY_ID, [cW, cD, find, amount, w, d], {
+        prepare: true,
+      }),
       conn.unsafe('commit'),
     ]);
+    // Nothing was written (every write depends on the customer): the transaction is an error.
+    if (rows!.length === 0)
+      throw new Error(`Payment found no customer ${describeCustomer(cW, cD, customer)}`);
   },
-  async orderStatus(conn: Conn, w: number, input: OrderStatusInput): Promise<void> {
+
+  async orderStatus(conn: Conn, w: number, input: OrderStatusInput): Promise<OrderStatusOutput> {
     const { d, customer } = input;
     const params = [w, d, customer.byName ? customer.last : customer.c];
     const [cq, oq, lq] = customer.byName ? Q.OS_BY_NAME : Q.OS_BY_ID;
-    await pipelined(conn, [
+    const [, customerRows, orderRows, lineRows] = await pipelined(conn, [
       conn.unsafe('begin isolation level repeatable read read only'),
       conn.unsafe(cq, params, { prepare: true }),
       conn.unsafe(oq, params, { prepare: true }),
       conn.unsafe(lq, params, { prepare: true }),
       conn.unsafe('commit'),
     ]);
+    const output = orderStatusOutput(customerRows![0], orderRows![0], lineRows!);
+    if (output === undefined)
+      throw new Error(`Order-Status found no customer ${describeCustomer(w, d, customer)}`);
+    return output;
   },
 
   async delivery(conn, w, carrier) {

@@ -3,7 +3,9 @@
  * round trip; the functions are installed (or replaced by a newer version) on first use.
  */
 import { DatabaseError, errorMessage } from '../../../errors.js';
+import { describeCustomer } from '../customer-by-name.js';
 import { centsToDecimal } from '../inputs.js';
+import { orderStatusOutput } from '../order-status-output.js';
 import {
   CALL_DELIVERY,
   CALL_NEW_ORDER,
@@ -55,13 +57,15 @@ export const procedureTransactions: PgTransactions = {
 
   async orderStatus(conn, w, input) {
     const { d, customer } = input;
-    await conn.unsafe(
+    const rows = await conn.unsafe(
       CALL_ORDER_STATUS,
       [w, d, customer.byName ? 0 : customer.c, customer.byName ? customer.last : ''],
-      {
-        prepare: true,
-      },
+      { prepare: true },
     );
+    const output = orderStatusOutput(rows[0], rows[0], rows);
+    if (output === undefined)
+      throw new Error(`Order-Status found no customer ${describeCustomer(w, d, customer)}`);
+    return output;
   },
 
   async delivery(conn, w, carrier) {
@@ -83,11 +87,17 @@ export async function installProcedures(conn: Conn): Promise<void> {
   );
   if (row?.n === PROCEDURE_DEFINITIONS.length) return;
   try {
+    // One transaction: a concurrent installer waits for this one instead of finding a function dropped.
+    await conn.unsafe('begin');
     for (const p of PROCEDURE_DEFINITIONS) {
+      // CREATE OR REPLACE cannot change a function's result type, which a newer version may do.
+      await conn.unsafe(`drop function if exists ${p.name}(${p.signature})`);
       await conn.unsafe(p.sql);
       await conn.unsafe(`comment on function ${p.name}(${p.signature}) is '${PROCEDURES_VERSION}'`);
     }
+    await conn.unsafe('commit');
   } catch (err) {
+    await conn.unsafe('rollback').catch(() => undefined);
     if (codeOf(err) === '42501') {
       throw new DatabaseError(
         'the database user may not create the txbench functions (CREATE on the schema is needed); grant it, or have the schema owner run txbench once with --procedures',

@@ -1,15 +1,19 @@
+import { customerByNameQuery } from '../customer-by-name.js';
+
 /**
  * The five transactions as PL/pgSQL functions for `--procedures`: one round trip per transaction,
  * with exactly the effects of the client-side SQL. New-Order locks its stock rows in key order
  * before the per-line work (no deadlocks between New-Orders) and processes the lines in order, so
  * a repeated item sees the quantity the previous line left. Its unused item number raises TXB01,
- * which rolls the whole transaction back as the spec requires.
+ * which rolls the whole transaction back as the spec requires; Payment's missing customer raises
+ * TXB02. Order-Status returns what the terminal shows, one row per order line.
  */
 
 /** Bumped whenever a definition changes, so an older installation is replaced. */
-export const PROCEDURES_VERSION = 'txbench-procedures-1';
+export const PROCEDURES_VERSION = 'txbench-procedures-2';
 
 export const ITEM_NOT_FOUND = 'TXB01';
+export const CUSTOMER_NOT_FOUND = 'TXB02';
 
 const distColumn = `case p_d when 1 then s_dist_01 when 2 then s_dist_02 when 3 then s_dist_03
   when 4 then s_dist_04 when 5 then s_dist_05 when 6 then s_dist_06 when 7 then s_dist_07
@@ -63,15 +67,12 @@ const PAYMENT = `create or replace function tpcc_payment(
     p_w int, p_d int, p_c_w int, p_c_d int, p_c int, p_last varchar, p_amount numeric)
   returns int language plpgsql as $$
 declare
-  v_c int := p_c; v_n int; v_w_name varchar; v_d_name varchar; v_credit char(2);
+  v_c int := p_c; v_w_name varchar; v_d_name varchar; v_credit char(2);
 begin
   update warehouse set w_ytd = w_ytd + p_amount where w_id = p_w returning w_name into v_w_name;
   update district set d_ytd = d_ytd + p_amount where d_w_id = p_w and d_id = p_d returning d_name into v_d_name;
   if p_c = 0 then
-    -- by last name: the row at position ceil(n/2) in C_FIRST order
-    select count(*) into v_n from customer where c_w_id = p_c_w and c_d_id = p_c_d and c_last = p_last;
-    select c_id into v_c from customer where c_w_id = p_c_w and c_d_id = p_c_d and c_last = p_last
-      order by c_first offset (v_n + 1) / 2 - 1 limit 1;
+    v_c := (${customerByNameQuery('c_w_id = p_c_w and c_d_id = p_c_d and c_last = p_last', '/')});
   end if;
   update customer set c_balance = c_balance - p_amount, c_ytd_payment = c_ytd_payment + p_amount,
       c_payment_cnt = c_payment_cnt + 1,
@@ -79,29 +80,37 @@ begin
         p_w || ' ' || p_amount || ' | ' || c_data, 500) else c_data end
     where c_w_id = p_c_w and c_d_id = p_c_d and c_id = v_c
     returning c_credit into v_credit;
+  if not found then
+    raise exception 'Payment found no customer' using errcode = '${CUSTOMER_NOT_FOUND}';
+  end if;
   insert into history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
     values (v_c, p_c_d, p_c_w, p_d, p_w, now(), p_amount, left(v_w_name || '    ' || v_d_name, 24));
   return v_c;
 end $$`;
 
-/** STABLE: every statement reads the same snapshot, as the spec's level-3 read requires. */
+/**
+ * What the terminal shows: the customer, the newest order and its lines, one row per line (one row
+ * with NULL order and line columns for a customer without orders; none when there is no such
+ * customer). One statement, so one snapshot, as the spec's level-3 read requires.
+ */
 const ORDER_STATUS = `create or replace function tpcc_order_status(p_w int, p_d int, p_c int, p_last varchar)
-  returns int language plpgsql stable as $$
-declare
-  v_c int := p_c; v_n int; v_balance numeric; v_o_id int; v_lines int;
-begin
-  if p_c = 0 then
-    select count(*) into v_n from customer where c_w_id = p_w and c_d_id = p_d and c_last = p_last;
-    select c_id into v_c from customer where c_w_id = p_w and c_d_id = p_d and c_last = p_last
-      order by c_first offset (v_n + 1) / 2 - 1 limit 1;
-  end if;
-  select c_balance into v_balance from customer where c_w_id = p_w and c_d_id = p_d and c_id = v_c;
-  select o_id into v_o_id from orders where o_w_id = p_w and o_d_id = p_d and o_c_id = v_c
-    order by o_id desc limit 1;
-  select count(*) into v_lines from (select ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d
-    from order_line where ol_w_id = p_w and ol_d_id = p_d and ol_o_id = v_o_id) l;
-  return v_lines;
-end $$`;
+  returns table (c_id int, c_balance text, c_first varchar, c_middle char(2), c_last varchar,
+    o_id int, o_entry_d timestamp, o_carrier_id int,
+    ol_i_id int, ol_supply_w_id int, ol_quantity int, ol_amount text, ol_delivery_d timestamp)
+  language sql stable as $$
+  with c as (
+    select c_id, c_balance, c_first, c_middle, c_last from customer
+    where c_w_id = p_w and c_d_id = p_d and c_id = case when p_c = 0
+      then (${customerByNameQuery('c_w_id = p_w and c_d_id = p_d and c_last = p_last', '/')}) else p_c end),
+  o as (
+    select o.o_id, o.o_entry_d, o.o_carrier_id from orders o join c on o.o_c_id = c.c_id
+    where o.o_w_id = p_w and o.o_d_id = p_d order by o.o_id desc limit 1)
+  select c.c_id, c.c_balance::text, c.c_first, c.c_middle, c.c_last, o.o_id, o.o_entry_d, o.o_carrier_id,
+    ol.ol_i_id, ol.ol_supply_w_id, ol.ol_quantity, ol.ol_amount::text, ol.ol_delivery_d
+  from c left join o on true
+    left join order_line ol on ol.ol_w_id = p_w and ol.ol_d_id = p_d and ol.ol_o_id = o.o_id
+  order by ol.ol_number
+$$`;
 
 /** Returns the number of districts delivered; the others had no new order and were skipped. */
 const DELIVERY = `create or replace function tpcc_delivery(p_w int, p_carrier int)
@@ -149,6 +158,6 @@ export const PROCEDURE_DEFINITIONS: readonly { name: string; signature: string; 
 
 export const CALL_NEW_ORDER = 'select tpcc_new_order($1, $2, $3, $4::int[], $5::int[], $6::int[]) as r';
 export const CALL_PAYMENT = 'select tpcc_payment($1, $2, $3, $4, $5, $6, $7::numeric) as r';
-export const CALL_ORDER_STATUS = 'select tpcc_order_status($1, $2, $3, $4) as r';
+export const CALL_ORDER_STATUS = 'select * from tpcc_order_status($1, $2, $3, $4)';
 export const CALL_DELIVERY = 'select tpcc_delivery($1, $2) as r';
 export const CALL_STOCK_LEVEL = 'select tpcc_stock_level($1, $2, $3) as r';

@@ -4,6 +4,7 @@
  * results are pipelined by the executor. Row locks taken by UPDATE (and FOR UPDATE in a fixed key
  * order) keep every consistency condition at READ COMMITTED.
  */
+import { customerByNameQuery } from '../customer-by-name.js';
 
 /** Claims the order number and reads the taxes and the customer (one statement). */
 export const NO_HEADER = `with d as (
@@ -44,44 +45,41 @@ export const NO_INSERT_LINES = `insert into order_line
   select $1, $2, $3, n, i, sw, null, q, a, di
   from unnest($4::int[], $5::int[], $6::int[], $7::int[], $8::numeric[], $9::text[]) as l(n, i, sw, q, a, di)`;
 
-/** Selects the customer by last name at position ceil(n/2) in C_FIRST order (clause 2.5.2.2). */
-const CUSTOMER_BY_NAME = `(select c_id from (
-    select c_id, row_number() over (order by c_first) as rn, count(*) over () as n
-    from customer where c_w_id = $1 and c_d_id = $2 and c_last = $3) x where rn = (n + 1) / 2)`;
-
-export const PAY_WAREHOUSE = `update warehouse set w_ytd = w_ytd + $2::numeric where w_id = $1
-  returning w_name, w_street_1, w_street_2, w_city, w_state, w_zip`;
-
-export const PAY_DISTRICT = `update district set d_ytd = d_ytd + $3::numeric where d_w_id = $1 and d_id = $2
-  returning d_name, d_street_1, d_street_2, d_city, d_state, d_zip`;
+/** The customer by last name (clause 2.5.2.2), as a scalar subquery: NULL when nobody has the name. */
+const CUSTOMER_BY_NAME = `(${customerByNameQuery('c_w_id = $1 and c_d_id = $2 and c_last = $3', '/')})`;
 
 /**
- * Books the payment on the customer; for bad credit the record of clause 2.5.2.2 goes in front of
- * C_DATA, which keeps its first 500 characters. `$1..$3` find the customer (by id or name),
- * `$4` amount, `$5`/`$6` the paying warehouse and district.
+ * Payment in one statement. The customer comes first (by number or name); the warehouse, the
+ * district and the HISTORY row only if it was found, so a customer that is not there (a by-name
+ * miss) writes nothing and returns no row, and the client fails the transaction. For bad credit
+ * the record of clause 2.5.2.2 goes in front of C_DATA, which keeps its first 500 characters.
+ * Locks customer, warehouse, district in that order (no other transaction locks two of them).
+ * `$1..$3` find the customer, `$4` amount, `$5`/`$6` the paying warehouse and district.
  */
-function payCustomer(customer: string): string {
-  return `update customer set c_balance = c_balance - $4::numeric, c_ytd_payment = c_ytd_payment + $4::numeric,
-    c_payment_cnt = c_payment_cnt + 1,
-    c_data = case when c_credit = 'BC' then left(c_id || ' ' || c_d_id || ' ' || c_w_id || ' ' || $6::int || ' ' ||
-      $5::int || ' ' || $4::numeric || ' | ' || c_data, 500) else c_data end
-  where c_w_id = $1 and c_d_id = $2 and c_id = ${customer}
-  returning c_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since,
-    c_credit, c_credit_lim::text, c_discount::text, c_balance::text,
-    case when c_credit = 'BC' then left(c_data, 200) end as c_data`;
+function payment(customer: string): string {
+  return `with c as (
+    update customer set c_balance = c_balance - $4::numeric, c_ytd_payment = c_ytd_payment + $4::numeric,
+      c_payment_cnt = c_payment_cnt + 1,
+      c_data = case when c_credit = 'BC' then left(c_id || ' ' || c_d_id || ' ' || c_w_id || ' ' || $6::int || ' ' ||
+        $5::int || ' ' || $4::numeric || ' | ' || c_data, 500) else c_data end
+    where c_w_id = $1 and c_d_id = $2 and c_id = ${customer}
+    returning c_id, c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since,
+      c_credit, c_credit_lim::text, c_discount::text, c_balance::text,
+      case when c_credit = 'BC' then left(c_data, 200) end as c_data),
+  w as (
+    update warehouse set w_ytd = w_ytd + $4::numeric where w_id = $5::int and exists (select from c)
+    returning w_name, w_street_1, w_street_2, w_city, w_state, w_zip),
+  d as (
+    update district set d_ytd = d_ytd + $4::numeric where d_w_id = $5::int and d_id = $6::int and exists (select from c)
+    returning d_name, d_street_1, d_street_2, d_city, d_state, d_zip),
+  h as (
+    insert into history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
+    select c.c_id, $2::int, $1::int, $6::int, $5::int, now(), $4::numeric, left(w.w_name || '    ' || d.d_name, 24)
+    from c, w, d)
+  select * from c, w, d`;
 }
-export const PAY_CUSTOMER_BY_ID = payCustomer('$3::int');
-export const PAY_CUSTOMER_BY_NAME = payCustomer(CUSTOMER_BY_NAME);
-
-/** `$1..$3` find the customer, `$4` amount, `$5`/`$6` paying warehouse and district. */
-function payHistory(customer: string): string {
-  return `insert into history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
-  select ${customer}, $2::int, $1::int, $6::int, $5::int, now(), $4::numeric,
-    left((select w_name from warehouse where w_id = $5::int) || '    ' ||
-      (select d_name from district where d_w_id = $5::int and d_id = $6::int), 24)`;
-}
-export const PAY_HISTORY_BY_ID = payHistory('$3::int');
-export const PAY_HISTORY_BY_NAME = payHistory(CUSTOMER_BY_NAME);
+export const PAYMENT_BY_ID = payment('$3::int');
+export const PAYMENT_BY_NAME = payment(CUSTOMER_BY_NAME);
 
 /** Order-Status: `$1..$3` find the customer. */
 function osCustomer(customer: string): string {

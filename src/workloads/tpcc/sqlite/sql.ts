@@ -7,6 +7,7 @@
  * as text in the loader's format (`YYYY-MM-DD HH:MM:SS.SSS`, local time): SQLite's own
  * `strftime(…, 'localtime')` costs a system call per row.
  */
+import { BY_NAME_ORDER } from '../customer-by-name.js';
 
 export const NO_DISTRICT = `update district set d_next_o_id = d_next_o_id + 1 where d_w_id = ? and d_id = ?
   returning d_next_o_id - 1 as o_id, d_tax`;
@@ -42,8 +43,9 @@ export const PAY_WAREHOUSE = `update warehouse set w_ytd = round(w_ytd + ?, 2) w
 export const PAY_DISTRICT = `update district set d_ytd = round(d_ytd + ?, 2) where d_w_id = ? and d_id = ?
   returning d_name, d_street_1, d_street_2, d_city, d_state, d_zip`;
 
-/** Customers of one last name in C_FIRST order; the executor takes position ceil(n/2) (clause 2.5.2.2). */
-export const CUSTOMERS_BY_NAME = `select c_id from customer where c_w_id = ? and c_d_id = ? and c_last = ? order by c_first`;
+/** Customers of one last name in the by-name order; the executor takes the rule's position (clause 2.5.2.2). */
+export const CUSTOMERS_BY_NAME = `select c_id from customer where c_w_id = ? and c_d_id = ? and c_last = ?
+  order by ${BY_NAME_ORDER}`;
 
 /**
  * Books the payment on the customer. For bad credit the record of clause 2.5.2.2 (built by the

@@ -7,6 +7,7 @@
  */
 import type { SqliteDatabase, SqliteStatement } from '../../../dialects/sqlite/connect.js';
 import { centsToDecimal, type CustomerRef, type NewOrderInput, type PaymentInput } from '../inputs.js';
+import { byNamePosition } from '../customer-by-name.js';
 import * as Q from './sql.js';
 
 export class SqliteTransactions {
@@ -182,11 +183,11 @@ export class SqliteTransactions {
     return (this.stockLevelQuery.get([w, d, threshold])?.low_stock as number | undefined) ?? 0;
   }
 
-  /** C_ID by number, or by name at position ceil(n/2) in C_FIRST order. */
+  /** C_ID by number, or by name by the rule of customer-by-name.ts. */
   private customerId(w: number, d: number, customer: CustomerRef): number {
     if (!customer.byName) return customer.c;
     const rows = this.customersByName.all([w, d, customer.last]);
-    const row = rows[Math.ceil(rows.length / 2) - 1];
+    const row = rows[byNamePosition(rows.length) - 1];
     if (row === undefined) throw new Error(`no customer named ${customer.last} in (${w}, ${d})`);
     return row.c_id as number;
   }

@@ -20,7 +20,9 @@ import { UsageError } from '../errors.js';
 import { tpccDialectFor } from '../workloads/tpcc/tpcc-dialect.js';
 import type { TpccDialect, TpccExecutor } from '../workloads/tpcc/tpcc-types.js';
 import { schemaState } from '../workloads/tpcc/meta.js';
+import { checkMixMinimums } from '../config/mix.js';
 import {
+  MIX_MINIMUMS,
   newTpccCounters,
   TPCC_DECK,
   TPCC_TRANSACTIONS,
@@ -49,6 +51,8 @@ export interface RunOptions {
   intervalMs: number;
   /** Whole percentages per type; default: the spec's 23-card deck. */
   mix?: number[] | undefined;
+  /** Run a mix below the spec's minimums (refused otherwise); the run is marked non-standard. */
+  allowNonstandardMix?: boolean | undefined;
   seed?: number | undefined;
   drainMs?: number | undefined;
   /** Server-side procedures (one round trip per transaction) instead of client-side SQL. */
@@ -100,6 +104,8 @@ export interface RunConfig {
   rampS: number;
   intervalS: number;
   deck: number[];
+  /** The deck gives some type less than the spec's minimum share (run with --allow-nonstandard-mix). */
+  nonstandardMix: boolean;
   seed: number;
   constants: { load: NurandConstants; run: NurandConstants };
   mode: 'client-sql' | 'procedures';
@@ -335,6 +341,12 @@ export class TpccRun {
     const connections = Math.min(terminals, this.options.connections ?? maxConnections);
     const seed = this.options.seed ?? Math.floor(Math.random() * 2 ** 31);
     const deck = this.options.mix ? deckFromPercentages(this.options.mix) : [...TPCC_DECK];
+    // The CLI refuses such a mix up front; this guards callers of the API as well.
+    const nonstandardMix = checkMixMinimums(
+      this.options.mix ?? deck,
+      { minimums: MIX_MINIMUMS, names: TPCC_TRANSACTIONS.map((t) => t.name) },
+      this.options.allowNonstandardMix === true,
+    );
     return {
       target: this.label,
       warehouses,
@@ -347,6 +359,7 @@ export class TpccRun {
       rampS: this.options.rampMs / 1000,
       intervalS: this.options.intervalMs / 1000,
       deck,
+      nonstandardMix,
       seed,
       constants: {
         load: state.meta.loadConstants,

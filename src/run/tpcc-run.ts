@@ -329,6 +329,7 @@ export class TpccRun {
     if (state.kind === 'foreign') {
       throw new UsageError('these TPC-C tables were not loaded by txbench; load them with `txbench load`');
     }
+    if (state.kind === 'corrupt') throw new UsageError(state.message);
     const loaded = state.meta.warehouses;
     const warehouses = this.options.warehouses ?? loaded;
     if (warehouses > loaded) {

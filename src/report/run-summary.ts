@@ -1,5 +1,6 @@
 import { formatDuration } from '../config/duration.js';
 import type { AggregateSummary } from '../run/aggregate.js';
+import { formatDevice } from '../run/environment.js';
 import { DISCLAIMER, type IntervalRecord, type RunConfig, type RunReport } from '../run/tpcc-run.js';
 
 const n0 = (x: number): string => Math.trunc(x).toLocaleString('en-US');
@@ -88,6 +89,7 @@ export function formatRunSummary(r: RunReport): string {
         ? 'no scheduled waits (think-scale 0)'
         : `scheduler lateness p50 ${ms(s.schedulerLatenessMs.p50)} ms, p99 ${ms(s.schedulerLatenessMs.p99)} ms, max ${ms(s.schedulerLatenessMs.max)} ms`),
   );
+  lines.push(`  ${formatDevice(r.environment.device)}`);
   return lines.join('\n');
 }
 

@@ -180,7 +180,10 @@ export class TpccRun {
         { procedures: config.mode === 'procedures' },
       );
       this.listener.onStart?.(config);
-      const environment = await describeEnvironment(tpcc.dialect, monitor, this.options.dataDir);
+      const environment = await describeEnvironment(tpcc.dialect, monitor, {
+        url: this.url,
+        localDataDir: this.options.dataDir,
+      });
       // Several targets start their terminals together: each waits here until all are ready.
       await this.listener.ready?.();
       const startedAt = new Date();

@@ -1,5 +1,5 @@
 import { parseDurationMs } from '../config/duration.js';
-import { parseMix } from '../config/mix.js';
+import { checkMixMinimums, parseMix } from '../config/mix.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { formatCheckResults } from '../report/check-table.js';
 import { formatRunSummary, formatTargetsTable } from '../report/run-summary.js';
@@ -8,7 +8,7 @@ import { aggregate } from '../run/aggregate.js';
 import { SharedCpu } from '../run/shared-cpu.js';
 import type { Target } from '../targets/target.js';
 import { DISCLAIMER, type RunOptions, type RunReport } from '../run/tpcc-run.js';
-import { TPCC_TRANSACTIONS } from '../workloads/tpcc/profile.js';
+import { MIX_MINIMUMS, TPCC_TRANSACTIONS } from '../workloads/tpcc/profile.js';
 import { parseCommand, parseIntFlag } from './args.js';
 import { checkDatabase } from '../workloads/tpcc/check-database.js';
 import {
@@ -36,7 +36,9 @@ tpmC, NOPM and response times. Loads ${DEFAULT_RUN_WAREHOUSES} warehouses first 
   --ramp DUR         spread terminal starts over DUR (default 0s)
   --interval DUR     progress and time-series interval (default 10s)
   --mix A,B,C,D,E    percentages of New-Order, Payment, Order-Status, Delivery, Stock-Level
-                     (default: the spec's 23-card deck, 10/10/1/1/1)
+                     (default: the spec's 23-card deck, 10/10/1/1/1); refused below the spec's
+                     minimums (Payment 43, Order-Status, Delivery, Stock-Level 4 each)
+  --allow-nonstandard-mix  run a --mix below those minimums, marked non-standard in run.json
   --seed S           random seed for the terminals' inputs
   --out DIR          results directory for the run directory (run.json, intervals.ndjson,
                      histograms.json); default results
@@ -63,6 +65,7 @@ export const RUN_FLAGS = {
   ramp: { type: 'string' },
   interval: { type: 'string' },
   mix: { type: 'string' },
+  'allow-nonstandard-mix': { type: 'boolean' },
   seed: { type: 'string' },
   out: { type: 'string' },
   json: { type: 'string' },
@@ -110,11 +113,16 @@ export function parseRunOptions(
     rampMs: duration('ramp', 0),
     intervalMs: duration('interval', 10_000),
     mix: str('mix') === undefined ? undefined : parseMix(str('mix')!, TPCC_TRANSACTIONS.length),
+    allowNonstandardMix: values['allow-nonstandard-mix'] === true,
     seed: str('seed') === undefined ? undefined : parseIntFlag('seed', str('seed')!, 0, 2 ** 31 - 1),
     procedures: values.procedures === true,
     preconditionMs:
       str('precondition') === undefined ? undefined : parseDurationMs('precondition', str('precondition')!),
   };
+  if (options.mix) {
+    const names = TPCC_TRANSACTIONS.map((t) => t.name);
+    checkMixMinimums(options.mix, { minimums: MIX_MINIMUMS, names }, options.allowNonstandardMix === true);
+  }
   if (options.durationMs <= 0) throw new UsageError('--duration must be longer than 0s');
   if (options.intervalMs < 100) throw new UsageError('--interval must be at least 100ms');
   return options;

@@ -10,7 +10,18 @@ export type Row = Record<string, unknown>;
 /** A pool of connections for administrative statements (schema, checks, counters). */
 export interface Db {
   query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /**
+   * Runs `work` in one transaction on one connection: committed when it resolves, rolled back
+   * when it throws (the error is passed on). Inside, `tx.transaction` joins the open transaction.
+   */
+  transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** The Db handed to a transaction's work: nested transactions join it, and closing is the owner's job. */
+export function joinedTransaction(query: Db['query']): Db {
+  const tx: Db = { query, transaction: (work) => work(tx), close: () => Promise.resolve() };
+  return tx;
 }
 
 /** Streams one table's rows, given as PostgreSQL COPY text (tab-separated, \N for NULL). */

@@ -2,6 +2,7 @@ import { formatDuration } from '../config/duration.js';
 import type { AggregateSummary } from '../run/aggregate.js';
 import type { DrainReport } from '../engine/engine.js';
 import type { ClientCpu } from '../metrics/client-cpu.js';
+import { formatDevice } from '../run/environment.js';
 import { DISCLAIMER, type IntervalRecord, type RunConfig, type RunReport } from '../run/tpcc-run.js';
 import { commonRateLabel, newOrderRateLabel, type RateConditions } from './new-order-rate.js';
 
@@ -95,6 +96,7 @@ export function formatRunSummary(r: RunReport): string {
         ? 'no transactions submitted'
         : `scheduler lateness p50 ${ms(s.schedulerLatenessMs.p50)} ms, p99 ${ms(s.schedulerLatenessMs.p99)} ms, max ${ms(s.schedulerLatenessMs.max)} ms`),
   );
+  lines.push(`  ${formatDevice(r.environment.device)}`);
   return lines.join('\n');
 }
 

@@ -1,22 +1,35 @@
 /**
  * Where a run happened, for the results store: the host, the database's version and the settings
  * that matter for it, and the block device and file system under the data directory when the
- * data directory is on this machine.
+ * data directory is on this machine ("remote, unknown" otherwise: the same path here would be the
+ * load machine's own disk).
  */
 import type { Db, Dialect } from '../dialects/dialect.js';
+import { locateDataDirectory } from '../monitor/data-location.js';
 import { deviceUnder, hostInfo, type DeviceInfo, type HostInfo } from '../monitor/host.js';
+
+/** The device under test: described when the data directory is here, else remote and unknown. */
+export type DeviceUnderTest = ({ kind: 'local' } & DeviceInfo) | { kind: 'remote'; reason: string };
 
 export interface RunEnvironment {
   host: HostInfo;
   database: { product: string; version: string; settings: Record<string, string> };
+  /** The data directory as the server (or the embedded target) gives it: a path on the server's machine. */
   dataDirectory?: string | undefined;
-  device?: DeviceInfo | undefined;
+  device: DeviceUnderTest;
+}
+
+export interface EnvironmentOptions {
+  /** The target's connection URL: its host says whether the server is this machine. */
+  url: string;
+  /** The embedded server's data directory. */
+  localDataDir?: string | undefined;
 }
 
 export async function describeEnvironment(
   dialect: Dialect,
   db: Db,
-  localDataDir?: string,
+  options: EnvironmentOptions,
 ): Promise<RunEnvironment> {
   const [host, info, settings, serverDataDir] = await Promise.all([
     hostInfo(),
@@ -24,7 +37,31 @@ export async function describeEnvironment(
     dialect.settings ? dialect.settings(db).catch(() => ({})) : Promise.resolve({}),
     dialect.dataDirectory ? dialect.dataDirectory(db).catch(() => undefined) : Promise.resolve(undefined),
   ]);
-  const dataDirectory = localDataDir ?? serverDataDir;
-  const device = dataDirectory ? await deviceUnder(dataDirectory).catch(() => undefined) : undefined;
+  const dataDirectory = options.localDataDir ?? serverDataDir;
+  const location = await locateDataDirectory({
+    dialect: dialect.name,
+    url: options.url,
+    localDataDir: options.localDataDir,
+    serverDataDir,
+  });
+  const device: DeviceUnderTest =
+    location.kind === 'local'
+      ? { kind: 'local', ...(await deviceUnder(location.path).catch(() => ({ path: location.path }))) }
+      : location;
   return { host, database: { ...info, settings }, dataDirectory, device };
+}
+
+/** One line for the run summary: the disk and file system, or that it is remote and unknown. */
+export function formatDevice(device: DeviceUnderTest | undefined): string {
+  if (device === undefined) return 'device under test: unknown';
+  if (device.kind === 'remote') return `device under test: remote, unknown (${device.reason})`;
+  const disk = device.disk ?? device.device ?? device.source ?? 'unknown device';
+  const model = [device.vendor, device.model].filter(Boolean).join(' ');
+  const facts = [
+    model || undefined,
+    device.rotational === undefined ? undefined : device.rotational ? 'rotational' : 'non-rotational',
+    device.sizeBytes === undefined ? undefined : `${(device.sizeBytes / 1e9).toFixed(0)} GB`,
+    device.fsType === undefined ? undefined : `${device.fsType} on ${device.mountPoint ?? '?'}`,
+  ].filter((f): f is string => f !== undefined);
+  return `device under test: ${disk}${facts.length > 0 ? ` (${facts.join(', ')})` : ''} under ${device.path}`;
 }

@@ -21,7 +21,9 @@ import { UsageError } from '../errors.js';
 import { tpccDialectFor } from '../workloads/tpcc/tpcc-dialect.js';
 import type { TpccDialect, TpccExecutor } from '../workloads/tpcc/tpcc-types.js';
 import { schemaState } from '../workloads/tpcc/meta.js';
+import { checkMixMinimums } from '../config/mix.js';
 import {
+  MIX_MINIMUMS,
   newTpccCounters,
   TPCC_DECK,
   TPCC_TRANSACTIONS,
@@ -50,6 +52,8 @@ export interface RunOptions {
   intervalMs: number;
   /** Whole percentages per type; default: the spec's 23-card deck. */
   mix?: number[] | undefined;
+  /** Run a mix below the spec's minimums (refused otherwise); the run is marked non-standard. */
+  allowNonstandardMix?: boolean | undefined;
   seed?: number | undefined;
   drainMs?: number | undefined;
   /** Server-side procedures (one round trip per transaction) instead of client-side SQL. */
@@ -106,6 +110,8 @@ export interface RunConfig {
   rampS: number;
   intervalS: number;
   deck: number[];
+  /** The deck gives some type less than the spec's minimum share (run with --allow-nonstandard-mix). */
+  nonstandardMix: boolean;
   seed: number;
   constants: { load: NurandConstants; run: NurandConstants };
   mode: 'client-sql' | 'procedures';
@@ -183,7 +189,10 @@ export class TpccRun {
         { procedures: config.mode === 'procedures' },
       );
       this.listener.onStart?.(config);
-      const environment = await describeEnvironment(tpcc.dialect, monitor, this.options.dataDir);
+      const environment = await describeEnvironment(tpcc.dialect, monitor, {
+        url: this.url,
+        localDataDir: this.options.dataDir,
+      });
       // Several targets start their terminals together: each waits here until all are ready.
       await this.listener.ready?.();
       const startedAt = new Date();
@@ -341,6 +350,7 @@ export class TpccRun {
     if (state.kind === 'foreign') {
       throw new UsageError('these TPC-C tables were not loaded by txbench; load them with `txbench load`');
     }
+    if (state.kind === 'corrupt') throw new UsageError(state.message);
     const loaded = state.meta.warehouses;
     const warehouses = this.options.warehouses ?? loaded;
     if (warehouses > loaded) {
@@ -353,6 +363,12 @@ export class TpccRun {
     const connections = Math.min(terminals, this.options.connections ?? maxConnections);
     const seed = this.options.seed ?? Math.floor(Math.random() * 2 ** 31);
     const deck = this.options.mix ? deckFromPercentages(this.options.mix) : [...TPCC_DECK];
+    // The CLI refuses such a mix up front; this guards callers of the API as well.
+    const nonstandardMix = checkMixMinimums(
+      this.options.mix ?? deck,
+      { minimums: MIX_MINIMUMS, names: TPCC_TRANSACTIONS.map((t) => t.name) },
+      this.options.allowNonstandardMix === true,
+    );
     return {
       target: this.label,
       warehouses,
@@ -365,6 +381,7 @@ export class TpccRun {
       rampS: this.options.rampMs / 1000,
       intervalS: this.options.intervalMs / 1000,
       deck,
+      nonstandardMix,
       seed,
       constants: {
         load: state.meta.loadConstants,

@@ -7,7 +7,7 @@
  * Like the other suites it drives the compiled code under dist/ (run `npm run build` first);
  * the types come from src/.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -394,5 +394,35 @@ describe('txbench run (the CLI)', () => {
         await empty.end({ timeout: 5 });
       }
     });
+  });
+});
+
+describe('a mix below the minimums, allowed with --allow-nonstandard-mix', () => {
+  it('runs and is marked config.nonstandardMix in run.json', async () => {
+    const out = path.join(cwd, 'nonstandard');
+    const r = await runCli(
+      [
+        'run',
+        '--db',
+        pg.url,
+        '--terminals',
+        '2',
+        '--warmup',
+        '0s',
+        '--duration',
+        '1s',
+        '--mix',
+        '60,30,4,3,3',
+        '--allow-nonstandard-mix',
+        '--out',
+        out,
+      ],
+      60_000,
+    );
+    expect(r.code, JSON.stringify(r)).toBe(0);
+    const [dir] = await readdir(out);
+    const run = JSON.parse(await readFile(path.join(out, dir!, 'run.json'), 'utf8')) as RunReport;
+    expect(run.config.nonstandardMix).toBe(true);
+    expect(run.config.deck).toEqual([60, 30, 4, 3, 3]);
   });
 });

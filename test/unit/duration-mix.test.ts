@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration, parseDurationMs } from '../../src/config/duration.js';
-import { parseMix } from '../../src/config/mix.js';
+import { checkMixMinimums, parseMix, sharesBelowMinimums } from '../../src/config/mix.js';
+import { parseRunOptions } from '../../src/cli/run.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
+import { MIX_MINIMUMS, TPCC_DECK, TPCC_TRANSACTIONS } from '../../src/workloads/tpcc/profile.js';
 
 /** Runs `fn` and returns the UsageError it throws (failing the test otherwise). */
 function usageError(fn: () => unknown): UsageError {
@@ -116,4 +118,73 @@ describe('parseMix', () => {
       expect(err.message).not.toContain('\n');
     },
   );
+});
+
+describe('checkMixMinimums (clause 5.2.3: Payment >= 43%, Order-Status, Delivery, Stock-Level >= 4%)', () => {
+  const rules = { minimums: MIX_MINIMUMS, names: TPCC_TRANSACTIONS.map((t) => t.name) };
+
+  it.each([[[45, 43, 4, 4, 4]], [[0, 88, 4, 4, 4]], [[10, 10, 1, 1, 1]], [TPCC_DECK]])(
+    '%j meets every minimum (a deck of card counts too)',
+    (mix) => {
+      expect(sharesBelowMinimums(mix, rules)).toEqual([]);
+      expect(checkMixMinimums(mix, rules, false)).toBe(false);
+    },
+  );
+
+  it.each([
+    [[50, 42, 4, 4, 0], 'Payment 42%', 'Stock-Level 0%'],
+    [[100, 0, 0, 0, 0], 'Payment 0%', 'Delivery 0%'],
+    [[47, 43, 3, 4, 3], 'Order-Status 3%', 'Stock-Level 3%'],
+    [[48, 44, 4, 3, 1], 'Delivery 3%', 'Stock-Level 1%'],
+  ])('%j is refused up front, naming the shares too low and the override', (mix, first, second) => {
+    const err = usageError(() => checkMixMinimums(mix, rules, false));
+    expect(err.exitCode).toBe(ExitCode.usage);
+    expect(err.message).toContain(`--mix ${mix.join(',')}`);
+    expect(err.message).toContain(first);
+    expect(err.message).toContain(second);
+    expect(err.message).toContain('--allow-nonstandard-mix');
+    expect(err.message).not.toContain('\n');
+  });
+
+  it('names the minimum each share misses, and only the shares that miss', () => {
+    const err = usageError(() => checkMixMinimums([49, 43, 4, 2, 2], rules, false));
+    expect(err.message).toContain('Delivery 2% (minimum 4%)');
+    expect(err.message).toContain('Stock-Level 2% (minimum 4%)');
+    expect(err.message).not.toContain('Payment');
+    expect(err.message).not.toContain('Order-Status');
+  });
+
+  it('with --allow-nonstandard-mix: accepted and reported as non-standard', () => {
+    expect(checkMixMinimums([60, 30, 4, 3, 3], rules, true)).toBe(true);
+    expect(checkMixMinimums([45, 43, 4, 4, 4], rules, true)).toBe(false);
+  });
+
+  it('a deck is judged by its shares: 9/10/1/1/1 cards are 45.45% Payment', () => {
+    expect(sharesBelowMinimums([9, 10, 1, 1, 1], rules)).toEqual([]);
+    // 10 of 24 cards is 41.67% Payment.
+    expect(sharesBelowMinimums([11, 10, 1, 1, 1], rules)).toEqual([
+      { name: 'Payment', share: (10 * 100) / 24, minimum: 43 },
+    ]);
+  });
+});
+
+describe('run options: --mix below the minimums', () => {
+  const base = { duration: '1s' } as const;
+
+  it('refuses a low mix with a one-line usage error', () => {
+    const err = usageError(() => parseRunOptions({ ...base, mix: '60,30,4,3,3' }));
+    expect(err.exitCode).toBe(ExitCode.usage);
+    expect(err.message).toMatch(/Payment 30% \(minimum 43%\).*--allow-nonstandard-mix/);
+  });
+
+  it('accepts it with --allow-nonstandard-mix, and passes the permission on', () => {
+    const options = parseRunOptions({ ...base, mix: '60,30,4,3,3', 'allow-nonstandard-mix': true });
+    expect(options.mix).toEqual([60, 30, 4, 3, 3]);
+    expect(options.allowNonstandardMix).toBe(true);
+  });
+
+  it('leaves the default deck and standard mixes alone', () => {
+    expect(parseRunOptions(base).allowNonstandardMix).toBe(false);
+    expect(parseRunOptions({ ...base, mix: '45,43,4,4,4' }).mix).toEqual([45, 43, 4, 4, 4]);
+  });
 });

@@ -81,6 +81,9 @@ function dbAnswering(rows: Row[] | Error): Db & { texts: string[] } {
       texts.push(text);
       return rows instanceof Error ? Promise.reject(rows) : Promise.resolve(rows as T[]);
     },
+    transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+      return work(this);
+    },
     close: () => Promise.resolve(),
   };
 }
@@ -227,6 +230,8 @@ describe('mssqlDialect', () => {
   it('loads the driver lazily with the API txbench uses', () => {
     expect(typeof sql.ConnectionPool).toBe('function');
     expect(typeof sql.Table).toBe('function');
+    expect(typeof sql.Transaction).toBe('function');
+    expect(typeof sql.Transaction.prototype.request).toBe('function');
     expect(sql.MAX).toBe(65535);
     expect(sql.Numeric(12, 2)).toMatchObject({ precision: 12, scale: 2 });
   });
@@ -239,6 +244,9 @@ describe('mssqlDialect settings for sweeps', () => {
       query: async (sql: string, params?: readonly unknown[]) => {
         calls.push({ sql, params });
         return [];
+      },
+      transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+        return work(this);
       },
       close: async () => undefined,
     };

@@ -426,6 +426,9 @@ describe('stored procedures', () => {
         if (text === INSTALLED_SQL) return Promise.resolve(installed as T[]);
         return fail ? Promise.reject(fail) : Promise.resolve([]);
       },
+      transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+        return work(this);
+      },
       close: () => Promise.resolve(),
     };
   }

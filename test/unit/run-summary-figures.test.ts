@@ -14,6 +14,7 @@ function report(target: string, clientCpu: ClientCpu | null, drain = NO_DRAIN): 
     status: drain.inFlight > 0 ? 'incomplete-drain' : 'completed',
     disclaimer: 'derived from TPC-C',
     config: { target },
+    environment: { device: { kind: 'remote', reason: 'the server is on 192.0.2.10' } },
     summary: {
       windowSeconds: 60,
       transactions: 6000,

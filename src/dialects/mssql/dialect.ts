@@ -3,7 +3,14 @@
  * the statements and the pure logic are checked, the round trips have not been run.
  */
 import { DatabaseError } from '../../errors.js';
-import type { BulkLoader, Db, Dialect, Row, SqlFlavor } from '../dialect.js';
+import {
+  joinedTransaction,
+  type BulkLoader,
+  type Db,
+  type Dialect,
+  type Row,
+  type SqlFlavor,
+} from '../dialect.js';
 import { mssqlBulkLoader } from './bulk.js';
 import { describeConnectionError, parseMssqlUrl, poolConfig, whereOf, type MssqlTarget } from './config.js';
 import {
@@ -75,11 +82,27 @@ export function bindPositional(
 /** A Db over a driver pool: `@p1`… bound positionally, the first result set returned. */
 export function mssqlDb(sql: MssqlModule, pool: MssqlPool): Db {
   return {
-    async query<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
-      const result = await bindPositional(sql, pool.request(), params).query(text);
-      return (result.recordset ?? []) as T[];
+    query: queryOn(sql, () => pool.request()),
+    async transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+      const transaction = new sql.Transaction(pool);
+      await transaction.begin();
+      try {
+        const result = await work(joinedTransaction(queryOn(sql, () => transaction.request())));
+        await transaction.commit();
+        return result;
+      } catch (err) {
+        await transaction.rollback().catch(() => undefined);
+        throw err;
+      }
     },
     close: () => pool.close(),
+  };
+}
+
+function queryOn(sql: MssqlModule, request: () => MssqlRequest): Db['query'] {
+  return async <T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> => {
+    const result = await bindPositional(sql, request(), params).query(text);
+    return (result.recordset ?? []) as T[];
   };
 }
 

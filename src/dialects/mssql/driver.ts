@@ -61,6 +61,14 @@ export interface MssqlPool {
   on(event: 'error', listener: (err: unknown) => void): MssqlPool;
 }
 
+/** `new sql.Transaction(pool)`: one pooled connection from begin to commit or rollback. */
+export interface MssqlTransaction {
+  begin(): Promise<MssqlTransaction>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+  request(): MssqlRequest;
+}
+
 /** The configuration object `new sql.ConnectionPool(config)` takes (the keys txbench sets). */
 export interface MssqlPoolConfig {
   server: string;
@@ -88,6 +96,7 @@ export interface MssqlPoolConfig {
 
 export interface MssqlModule {
   ConnectionPool: new (config: MssqlPoolConfig) => MssqlPool;
+  Transaction: new (pool: MssqlPool) => MssqlTransaction;
   Table: new (name: string) => MssqlTable;
   MAX: number;
   Int(): MssqlTypeSpec;

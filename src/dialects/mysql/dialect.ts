@@ -1,4 +1,4 @@
-import type { Db, Dialect, Row, SqlFlavor } from '../dialect.js';
+import { joinedTransaction, type Db, type Dialect, type Row, type SqlFlavor } from '../dialect.js';
 import { openMysqlBulkLoader } from './bulk.js';
 import { connectChecked, type Pool } from './connect.js';
 import { classifyMysqlError, parseServerVersion } from './errors.js';
@@ -7,11 +7,31 @@ import { applyMysqlSetting, mysqlDataDirectory, mysqlSettings } from './settings
 /** A Db over a mysql2 pool: text protocol, `?` placeholders filled in by the driver. */
 export function mysqlDb(pool: Pool): Db {
   return {
-    async query<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
-      const [result] = await pool.query(text, params as unknown[]);
-      return Array.isArray(result) ? (result as unknown as T[]) : [];
+    query: queryOn(pool),
+    async transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+      const connection = await pool.getConnection();
+      try {
+        await connection.beginTransaction();
+        try {
+          const result = await work(joinedTransaction(queryOn(connection)));
+          await connection.commit();
+          return result;
+        } catch (err) {
+          await connection.rollback().catch(() => undefined);
+          throw err;
+        }
+      } finally {
+        connection.release();
+      }
     },
     close: () => pool.end(),
+  };
+}
+
+function queryOn(queryable: Pick<Pool, 'query'>): Db['query'] {
+  return async <T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> => {
+    const [result] = await queryable.query(text, params as unknown[]);
+    return Array.isArray(result) ? (result as unknown as T[]) : [];
   };
 }
 

@@ -2,19 +2,25 @@ import { Readable } from 'node:stream';
 import type postgres from 'postgres';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../errors.js';
-import type { BulkLoader, Db, Dialect, Row } from '../dialect.js';
+import { joinedTransaction, type BulkLoader, type Db, type Dialect, type Row } from '../dialect.js';
 import { connect, connectChecked, type Sql } from './connect.js';
 import { classifyPostgresError } from './errors.js';
 
-/** A Db over a postgres.js pool. */
+/** A Db over a postgres.js pool; a transaction holds one of its connections (`sql.begin`). */
 export function postgresDb(sql: Sql): Db {
   return {
-    query: <T extends Row = Row>(text: string, params: readonly unknown[] = []) =>
-      sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: false }) as unknown as Promise<
-        T[]
-      >,
+    query: queryOn(sql),
+    transaction: <T>(work: (tx: Db) => Promise<T>) =>
+      sql.begin((tx) => work(joinedTransaction(queryOn(tx)))) as Promise<T>,
     close: () => sql.end({ timeout: 5 }),
   };
+}
+
+function queryOn(sql: Sql | postgres.TransactionSql): Db['query'] {
+  return <T extends Row = Row>(text: string, params: readonly unknown[] = []) =>
+    sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: false }) as unknown as Promise<
+      T[]
+    >;
 }
 
 const SETTINGS_THAT_MATTER = [

@@ -4,7 +4,14 @@
  * keep the interface. Capabilities say so: no concurrent writers, no procedures.
  */
 import path from 'node:path';
-import type { BulkLoader, Db, Dialect, Row, SqlFlavor } from '../dialect.js';
+import {
+  joinedTransaction,
+  type BulkLoader,
+  type Db,
+  type Dialect,
+  type Row,
+  type SqlFlavor,
+} from '../dialect.js';
 import { parseCopyText } from './copy-text.js';
 import { closeSqlite, openSqlite, type OpenedSqlite } from './connect.js';
 import { classifySqliteError } from './errors.js';
@@ -12,15 +19,28 @@ import { classifySqliteError } from './errors.js';
 /** A Db over one connection. Statements that return rows (SELECT, PRAGMA, RETURNING) give them. */
 export function sqliteDb(opened: OpenedSqlite): Db {
   const { db } = opened;
+  const query = <T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> => {
+    try {
+      const statement = db.prepare(sql);
+      if (statement.reader) return Promise.resolve(statement.all(params) as T[]);
+      statement.run(params);
+      return Promise.resolve([]);
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  };
   return {
-    query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    query,
+    // One connection: the transaction is on it (immediate, so a second writer waits at the start).
+    async transaction<T>(work: (tx: Db) => Promise<T>): Promise<T> {
+      db.exec('begin immediate');
       try {
-        const statement = db.prepare(sql);
-        if (statement.reader) return Promise.resolve(statement.all(params) as T[]);
-        statement.run(params);
-        return Promise.resolve([]);
+        const result = await work(joinedTransaction(query));
+        db.exec('commit');
+        return result;
       } catch (err) {
-        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+        if (db.inTransaction) db.exec('rollback');
+        throw err;
       }
     },
     close: async () => closeSqlite(opened),

@@ -24,6 +24,8 @@ export async function checkDatabase(url: string, afterLoad: boolean): Promise<Ch
     }
     const checks = consistencyConditions(dialect.sql);
     if (afterLoad) {
+      // The population checks need the loaded scale, which only a valid load record gives.
+      if (state.kind === 'corrupt') throw new UsageError(state.message);
       if (state.kind !== 'loaded') throw new UsageError('--after-load needs a database that txbench loaded');
       checks.push(LOAD_ONLY_CONDITION, ...populationChecks(dialect.sql, state.meta.warehouses));
     }

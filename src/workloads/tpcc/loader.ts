@@ -158,6 +158,8 @@ async function prepareSchema(tpcc: TpccDialect, db: Db, replace: boolean): Promi
       throw new UsageError(
         'the database already has TPC-C tables that this txbench did not load; use an empty database or run `txbench drop` to remove them',
       );
+    case 'corrupt':
+      throw new UsageError(state.message);
   }
 }
 

@@ -42,14 +42,20 @@ export class Rng {
   }
 }
 
-/** Derives independent seeds for workers, warehouses or terminals from one run seed. */
+/**
+ * Derives independent seeds for workers, warehouses or terminals from one run seed. The running
+ * hash is mixed before each part joins it, so no two (seed, part) pairs collide by a simple
+ * relation such as seed ^ part (seed 2's round 0 must not be seed 3's round 1).
+ */
 export function deriveSeed(seed: number, ...parts: number[]): number {
   let h = seed >>> 0;
-  for (const p of parts) {
-    h = Math.imul(h ^ (p >>> 0), 0x85ebca6b) >>> 0;
-    h = (h ^ (h >>> 13)) >>> 0;
-    h = Math.imul(h, 0xc2b2ae35) >>> 0;
-    h = (h ^ (h >>> 16)) >>> 0;
-  }
+  for (const p of parts) h = mix32(mix32(h) ^ (p >>> 0));
   return h;
+}
+
+/** murmur3's finaliser: a bijection on 32-bit integers that spreads every input bit. */
+function mix32(x: number): number {
+  let h = Math.imul(x ^ (x >>> 16), 0x85ebca6b) >>> 0;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
+  return (h ^ (h >>> 16)) >>> 0;
 }

@@ -326,7 +326,13 @@ describe('consistency checks on a loaded database', () => {
     });
     try {
       await interrupted`create table txbench_meta (meta_key varchar(64) primary key, meta_value varchar(4000))`;
-      const meta = { status: 'loading', warehouses: 1, seed: 1, startedAt: new Date().toISOString() };
+      const meta = {
+        status: 'loading',
+        warehouses: 1,
+        seed: 1,
+        loadConstants: { cLast: 100, cId: 200, olIId: 300 },
+        startedAt: new Date().toISOString(),
+      };
       await interrupted`insert into txbench_meta values ('load', ${JSON.stringify(meta)})`;
     } finally {
       await interrupted.end({ timeout: 5 });

@@ -224,6 +224,14 @@ describe('deriveSeed', () => {
     expect(deriveSeed(1, 2)).not.toBe(deriveSeed(1, 2, 0));
   });
 
+  it('has no seed ^ part relation: seed 2 round 0 is not seed 3 round 1', () => {
+    expect(deriveSeed(2, 0)).not.toBe(deriveSeed(3, 1));
+    const seen = new Set<number>();
+    for (let seed = 0; seed < 64; seed++)
+      for (let part = 0; part < 64; part++) seen.add(deriveSeed(seed, part));
+    expect(seen.size).toBe(64 * 64);
+  });
+
   it('gives distinct seeds for many workers / warehouses / terminals', () => {
     const seen = new Set<number>();
     for (let w = 1; w <= 100; w++) for (let t = 0; t < 100; t++) seen.add(deriveSeed(2024, w, t));

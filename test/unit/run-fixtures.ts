@@ -59,10 +59,10 @@ export function runConfig(f: FixtureRun = {}): Record<string, unknown> {
     rampS: 0,
     intervalS: 10,
     deck: f.nonstandardMix ? [16, 6, 1, 1, 1] : [10, 10, 1, 1, 1],
+    nonstandardMix: f.nonstandardMix ?? false,
     seed: 1,
     mode: f.mode ?? 'client-sql',
     database: { product: 'PostgreSQL', version: '17.0' },
-    ...(f.nonstandardMix === undefined ? {} : { nonstandardMix: f.nonstandardMix }),
   };
 }
 
@@ -80,7 +80,7 @@ export function runJson(f: FixtureRun = {}, extra: Record<string, unknown> = {})
     startedAt: f.startedAt ?? '2024-05-01T12:00:00.000Z',
     endedAt: '2024-05-01T12:01:00.000Z',
     config: runConfig(f),
-    environment: {},
+    environment: { device: { kind: 'local', path: '/var/lib/postgresql/data' } },
     summary: summary(f),
     transactions: {
       newOrder: {

@@ -45,9 +45,20 @@ describe('schema/run.schema.json', () => {
   });
 
   it('allows fields it does not list (other versions of txbench add them)', () => {
-    const run = runJson({}, { drain: { abandoned: 0 } });
-    (run.summary as Record<string, unknown>).ceilingTpmC = 12.86;
+    const run = runJson({}, { monitor: { devices: [] } });
+    (run.summary as Record<string, unknown>).qps = 1234;
     expect(schemaErrors(run)).toEqual([]);
+  });
+
+  it('requires what this version writes: the drain, the ceiling, the CPU and the device', () => {
+    expect(schemaErrors(without(runJson(), 'drain')).join()).toMatch(/required property 'drain'/);
+    const run = runJson();
+    delete (run.summary as Record<string, unknown>).ceilingTpmC;
+    expect(schemaErrors(run).join()).toMatch(/required property 'ceilingTpmC'/);
+    expect(schemaErrors(runJson({}, { environment: {} })).join()).toMatch(/required property 'device'/);
+    expect(schemaErrors(runJson({}, { environment: { device: { kind: 'remote' } } })).join()).toMatch(
+      /reason/,
+    );
   });
 
   it.each([

@@ -112,11 +112,18 @@ export class NodeExporterSource implements SystemSource {
     } catch (err) {
       throw new Error(`node_exporter at ${this.url} is unreachable: ${fetchFailure(err, this.timeoutMs)}`);
     }
+    let snapshot: SystemSnapshot;
     try {
-      return parseNodeExporter(text, atMs, this.keep);
+      snapshot = parseNodeExporter(text, atMs, this.keep);
     } catch (err) {
       throw new Error(`node_exporter at ${this.url} sent what is not Prometheus text: ${errorMessage(err)}`);
     }
+    if (snapshot.disks.size === 0 && snapshot.cpu === undefined && snapshot.memory === undefined) {
+      throw new Error(
+        `${this.url} sent no node_disk_*, node_cpu_seconds_total or node_memory_* metrics: is it a node_exporter?`,
+      );
+    }
+    return snapshot;
   }
 }
 

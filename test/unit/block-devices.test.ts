@@ -177,6 +177,16 @@ describe('watchedDevicesFor', () => {
     });
   });
 
+  it('btrfs, whose mount shows an anonymous device number: the /dev source sysfs knows', async () => {
+    const roots = await fixture({
+      mounts: [PROC_MOUNT, '26 1 0:32 /@ / rw,relatime shared:1 - btrfs /dev/nvme0n1p3 rw,ssd,subvol=/@'],
+      devices: { nvme0n1: { dev: '259:0' }, nvme0n1p3: { dev: '259:3', partitionOf: 'nvme0n1' } },
+    });
+    expect((await watchedDevicesFor([data('/var/lib/postgresql')], roots)).devices).toEqual([
+      { name: 'nvme0n1', role: 'data' },
+    ]);
+  });
+
   it('data and log on two partitions of one disk: that disk once, data+log', async () => {
     const roots = await fixture({
       mounts: [

@@ -78,6 +78,11 @@ export interface Dialect {
   settings?(db: Db): Promise<Record<string, string>>;
   /** Where the server keeps its data, when it says (to find the device under test). */
   dataDirectory?(db: Db): Promise<string | undefined>;
+  /**
+   * Where the server writes its log (PostgreSQL's WAL, InnoDB's redo), symlinks followed where the
+   * path exists here: it may be on another device than the data, and then both are watched.
+   */
+  logDirectory?(db: Db): Promise<string | undefined>;
   /** Changes a server setting for a sweep; says whether a restart is needed for it to apply. */
   applySetting?(db: Db, name: string, value: string): Promise<'applied' | 'restart'>;
 }

@@ -156,7 +156,7 @@ async function wholeDisk(sys: string, device: string): Promise<string> {
 }
 
 /** The nearest existing ancestor's real path (a data directory may not exist yet). */
-async function existingRealpath(p: string): Promise<string> {
+export async function existingRealpath(p: string): Promise<string> {
   for (let dir = p; ; dir = path.dirname(dir)) {
     const real = await realpath(dir).catch(() => undefined);
     if (real !== undefined) return path.join(real, path.relative(dir, p));
@@ -165,7 +165,7 @@ async function existingRealpath(p: string): Promise<string> {
 }
 
 /** A file's trimmed text, or undefined if it is missing, unreadable or empty. */
-async function readText(file: string): Promise<string | undefined> {
+export async function readText(file: string): Promise<string | undefined> {
   try {
     return (await readFile(file, 'utf8')).trim() || undefined;
   } catch {

@@ -7,6 +7,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import postgres from 'postgres';
 import path from 'node:path';
 import { DatabaseError, UsageError, errorMessage } from '../errors.js';
+import type { StoragePath } from '../monitor/block-devices.js';
 
 /** The database txbench creates inside its embedded server. */
 export const EMBEDDED_DATABASE = 'txbench';
@@ -39,6 +40,18 @@ export interface EmbeddedServer {
   readonly dataDir: string;
   /** Stops the server if this process started it. */
   stop(): Promise<void>;
+}
+
+/**
+ * The directories whose disks a run on the embedded server watches: the data directory and its
+ * WAL (pg_wal, which a user may have moved to another disk with a symlink; the watcher follows it).
+ */
+export function embeddedStoragePaths(dataDir: string): StoragePath[] {
+  const data = path.resolve(dataDir);
+  return [
+    { role: 'data', path: data },
+    { role: 'log', path: path.join(data, 'pg_wal') },
+  ];
 }
 
 /**

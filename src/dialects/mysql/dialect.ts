@@ -2,7 +2,7 @@ import { joinedTransaction, type Db, type Dialect, type Row, type SqlFlavor } fr
 import { openMysqlBulkLoader } from './bulk.js';
 import { connectChecked, type Pool } from './connect.js';
 import { classifyMysqlError, parseServerVersion } from './errors.js';
-import { applyMysqlSetting, mysqlDataDirectory, mysqlSettings } from './settings.js';
+import { applyMysqlSetting, mysqlDataDirectory, mysqlLogDirectory, mysqlSettings } from './settings.js';
 
 /** A Db over a mysql2 pool: text protocol, `?` placeholders filled in by the driver. */
 export function mysqlDb(pool: Pool): Db {
@@ -78,5 +78,6 @@ export const mysqlDialect: Dialect = {
   },
   settings: mysqlSettings,
   dataDirectory: mysqlDataDirectory,
+  logDirectory: mysqlLogDirectory,
   applySetting: applyMysqlSetting,
 };

@@ -2,7 +2,10 @@
  * MySQL/MariaDB server settings for the run environment and for sweeps: the variables that matter
  * for a benchmark, the data directory, and SET GLOBAL for one variable.
  */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { DatabaseError, UsageError } from '../../errors.js';
+import { realpathOrAsGiven } from '../../util/paths.js';
 import type { Db } from '../dialect.js';
 import { errnoOf, ER, parseServerVersion } from './errors.js';
 
@@ -35,6 +38,28 @@ export async function mysqlSettings(db: Db): Promise<Record<string, string>> {
 export async function mysqlDataDirectory(db: Db): Promise<string | undefined> {
   const [row] = await db.query<{ d: string | null }>('select @@datadir as d');
   return row?.d ?? undefined;
+}
+
+/**
+ * InnoDB's redo log directory: innodb_log_group_home_dir, relative to the data directory when
+ * relative (the default is `./`). MySQL 8.0.30 and later keep the redo files in `#innodb_redo`
+ * inside it, which may itself be a link to another disk.
+ */
+export async function mysqlLogDirectory(db: Db): Promise<string | undefined> {
+  const [row] = await db.query<{ d: string | null; h: string | null }>(
+    'select @@datadir as d, @@innodb_log_group_home_dir as h',
+  );
+  if (!row?.d) return undefined;
+  const home = path.resolve(row.d, row.h || '.');
+  const redo = path.join(home, '#innodb_redo');
+  return realpathOrAsGiven((await isDirectory(redo)) ? redo : home);
+}
+
+async function isDirectory(p: string): Promise<boolean> {
+  return stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 
 const UNITS: Readonly<Record<string, number>> = { k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };

@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import type postgres from 'postgres';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../errors.js';
+import { realpathOrAsGiven } from '../../util/paths.js';
 import { joinedTransaction, type BulkLoader, type Db, type Dialect, type Row } from '../dialect.js';
 import { connect, connectChecked, type Sql } from './connect.js';
 import { classifyPostgresError } from './errors.js';
@@ -86,6 +88,15 @@ export const postgresDialect: Dialect = {
   async dataDirectory(db) {
     const [row] = await db.query<{ d: string }>('select current_setting($1) as d', ['data_directory']);
     return row?.d;
+  },
+  async logDirectory(db) {
+    const [row] = await db.query<{ d: string; v: string }>(
+      'select current_setting($1) as d, current_setting($2) as v',
+      ['data_directory', 'server_version_num'],
+    );
+    if (row === undefined) return undefined;
+    // PostgreSQL 10 renamed pg_xlog to pg_wal.
+    return realpathOrAsGiven(path.join(row.d, Number(row.v) >= 100000 ? 'pg_wal' : 'pg_xlog'));
   },
   async applySetting(db, name, value) {
     const [row] = await db.query<{ context: string }>('select context from pg_settings where name = $1', [

@@ -1,0 +1,202 @@
+/**
+ * The node_exporter path against Debian's real prometheus-node-exporter, started here on
+ * 127.0.0.1 with only the collectors txbench reads: its disk counters for this machine's disk lie
+ * between /proc/diskstats read just before and just after the scrape, CPU and memory are there,
+ * and an exporter that is gone, answers with an error or with something else gives one line.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { open, readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchedDevicesFor } from '../../dist/monitor/block-devices.js';
+import { busiestDisk, NodeExporterSource } from '../../dist/monitor/node-exporter.js';
+import type { DiskCounters } from '../../dist/monitor/types.js';
+import { makeTempDir, removeDir } from './helpers.js';
+
+/** Writes `bytes` to a file and waits until they are on the disk. */
+async function writeSynced(file: string, bytes: number): Promise<void> {
+  const handle = await open(file, 'w');
+  try {
+    await handle.write(Buffer.alloc(bytes, 1));
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+const NODE_EXPORTER = process.env.TXBENCH_NODE_EXPORTER ?? '/usr/bin/prometheus-node-exporter';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function startNodeExporter(): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(
+    NODE_EXPORTER,
+    [
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--collector.disable-defaults',
+      '--collector.diskstats',
+      '--collector.cpu',
+      '--collector.meminfo',
+    ],
+    { stdio: 'ignore' },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${NODE_EXPORTER} exited with ${child.exitCode}`);
+    const up = await fetch(`${url}/metrics`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) return { url, child };
+    if (Date.now() > deadline) throw new Error(`${NODE_EXPORTER} did not answer on ${url} within 15 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** /proc/diskstats's counters for one device, in DiskCounters' units. */
+async function procDiskstats(device: string): Promise<DiskCounters> {
+  const line = (await readFile('/proc/diskstats', 'utf8'))
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .find((fields) => fields[2] === device);
+  if (line === undefined) throw new Error(`${device} is not in /proc/diskstats`);
+  const c = line.slice(3).map(Number);
+  return {
+    readsCompleted: c[0]!,
+    readBytes: c[2]! * 512,
+    readMs: c[3]!,
+    writesCompleted: c[4]!,
+    writtenBytes: c[6]! * 512,
+    writeMs: c[7]!,
+    inFlight: c[8]!,
+    busyMs: c[9]!,
+    weightedMs: c[10]!,
+  };
+}
+
+const CUMULATIVE: readonly (keyof DiskCounters)[] = [
+  'readsCompleted',
+  'readBytes',
+  'readMs',
+  'writesCompleted',
+  'writtenBytes',
+  'writeMs',
+  'busyMs',
+  'weightedMs',
+];
+
+describe('node_exporter, the real one', () => {
+  let exporter: { url: string; child: ChildProcess };
+  let disk: string;
+  let scratch: string;
+
+  beforeAll(async () => {
+    exporter = await startNodeExporter();
+    scratch = await makeTempDir('txbench-node-exporter-');
+    const found = await watchedDevicesFor([{ role: 'data', path: scratch }]);
+    expect(found.devices.length, found.notes.join('; ')).toBeGreaterThan(0);
+    disk = found.devices[0]!.name;
+  });
+
+  afterAll(async () => {
+    if (exporter?.child.exitCode === null) exporter.child.kill('SIGTERM');
+    await removeDir(scratch);
+  });
+
+  it('its counters for this machine’s disk are those /proc/diskstats gives at the same moment', async () => {
+    const source = new NodeExporterSource(exporter.url);
+    const before = await procDiskstats(disk);
+    const snapshot = await source.snapshot();
+    const after = await procDiskstats(disk);
+    const scraped = snapshot.disks.get(disk);
+    expect(scraped, `${disk} in ${[...snapshot.disks.keys()].join(', ')}`).toBeDefined();
+    // Counters only grow: what node_exporter read lies between the two reads around the scrape.
+    for (const field of CUMULATIVE) {
+      expect(scraped![field], field).toBeGreaterThanOrEqual(before[field]);
+      expect(scraped![field], field).toBeLessThanOrEqual(after[field]);
+    }
+    expect(Number.isInteger(scraped!.inFlight) && scraped!.inFlight >= 0).toBe(true);
+  });
+
+  it('lists only whole disks that /proc/diskstats has, and names the one just written to as the busiest', async () => {
+    const source = new NodeExporterSource(`${exporter.url}/metrics`, { timeoutMs: 5000 });
+    const first = await source.snapshot();
+    await writeSynced(path.join(scratch, 'busy'), 8 * 1024 * 1024);
+    const second = await source.snapshot();
+    const proc = await readFile('/proc/diskstats', 'utf8');
+    for (const name of second.disks.keys()) expect(proc).toMatch(new RegExp(`\\s${name}\\s`));
+    expect(second.atMs).toBeGreaterThan(first.atMs);
+    expect(busiestDisk(first, second)).toBe(disk);
+  });
+
+  it('has the CPU and memory of this machine', async () => {
+    const snapshot = await new NodeExporterSource(exporter.url).snapshot();
+    expect(snapshot.cpus).toBe(os.cpus().length);
+    expect(snapshot.cpu!.user).toBeGreaterThan(0);
+    expect(snapshot.cpu!.idle).toBeGreaterThan(0);
+    expect(snapshot.memory!.usedMB).toBeGreaterThan(0);
+    expect(snapshot.memory!.usedMB).toBeLessThan(os.totalmem() / 1e6);
+    expect(snapshot.memory!.pageCacheMB).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('node_exporter that cannot give a snapshot', () => {
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/metrics')
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('<html>hello</html>\n');
+      else if (req.url === '/slow/metrics') setTimeout(() => res.end('node_load1 1\n'), 2000);
+      else res.writeHead(404, 'Not Found').end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('nothing listening: one line saying it is unreachable and why', async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const failure = new NodeExporterSource(url).snapshot();
+    await expect(failure).rejects.toThrow(
+      new RegExp(`^node_exporter at ${url}/metrics is unreachable: connect ECONNREFUSED [^\\n]*$`),
+    );
+  });
+
+  it('no answer in time: one line with the timeout', async () => {
+    const failure = new NodeExporterSource(`${base}/slow/metrics`, { timeoutMs: 200 }).snapshot();
+    await expect(failure).rejects.toThrow(
+      `node_exporter at ${base}/slow/metrics is unreachable: no answer within 200 ms`,
+    );
+  });
+
+  it('an HTTP error or a page without node_exporter’s metrics: one line each', async () => {
+    await expect(new NodeExporterSource(`${base}/nothing`).snapshot()).rejects.toThrow(
+      `node_exporter at ${base}/nothing answered HTTP 404 Not Found`,
+    );
+    await expect(new NodeExporterSource(base).snapshot()).rejects.toThrow(
+      `${base}/metrics sent no node_disk_*, node_cpu_seconds_total or node_memory_* metrics: is it a node_exporter?`,
+    );
+  });
+});

@@ -269,7 +269,7 @@ describe('txbench compare: status, comparability, honest labels, versions', () =
     ]) {
       expectUsageError(
         await runCli(args, dir),
-        /run-z\/run\.json: run\.json schemaVersion 99 is newer than this txbench reads \(up to 2\); upgrade txbench$/,
+        /run-z\/run\.json: run\.json schemaVersion 99 is newer than this txbench reads \(up to 3\); upgrade txbench$/,
       );
     }
   });

@@ -1,6 +1,7 @@
 /**
- * The reviewers' table across runs: label | TPS | avg response ms | New-Order rate | p90 ms | p99 ms
- * | status, and a warning for each condition the rows were measured under that differs.
+ * The reviewers' table across runs: label | TPS | avg response ms | device MB/s | device latency ms
+ * | New-Order rate | p90 ms | p99 ms | status, and a warning for each condition the rows were
+ * measured under that differs.
  *
  * A single run is one row labelled with its target (config.target). The other kinds give several
  * rows: `steps` one per step (`label @ N users`), `sweep` one per value (`label @ setting=value`),

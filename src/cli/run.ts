@@ -10,6 +10,7 @@ import type { Target } from '../targets/target.js';
 import { DISCLAIMER, type RunOptions, type RunReport } from '../run/tpcc-run.js';
 import { MIX_MINIMUMS, TPCC_TRANSACTIONS } from '../workloads/tpcc/profile.js';
 import { parseCommand, parseIntFlag } from './args.js';
+import { metricsEndpoint, type MetricsEndpoint } from './monitor-flags.js';
 import { checkDatabase } from '../workloads/tpcc/check-database.js';
 import {
   DEFAULT_RUN_WAREHOUSES,
@@ -49,6 +50,14 @@ tpmC, NOPM and response times. Loads ${DEFAULT_RUN_WAREHOUSES} warehouses first 
   --check            run \`txbench check\` after the run; exit 1 if it fails
   --db URL / --data-dir DIR [--label NAME]   the target, as for \`txbench load\`; give several
                      (each with its own --label) to drive them at the same moment and add them up
+Watching the storage (each run samples its disks, host and database every second):
+  --node-exporter URL  after a --db: the database host's Prometheus node_exporter, e.g.
+                     http://db1:9100, for its disk, CPU and memory figures
+  --device NAME      after a --db or --data-dir: the disk to watch, e.g. nvme0n1 (a local one must
+                     be in /sys/block); default: the disks under the data and the log
+  --metrics-port PORT  serve the live run in the Prometheus text format on this port
+  --metrics-host HOST  the address it listens on (default 127.0.0.1)
+  --no-monitor       sample no disk, host or database figures (they are n/a in the report)
 Exit codes: 0 ok, 1 --check failed or the drain gave up on running transactions (status
 incomplete-drain), 2 bad usage, 3 database unreachable or lost, 130 interrupted.`;
 
@@ -72,12 +81,25 @@ export const RUN_FLAGS = {
   check: { type: 'boolean' },
   procedures: { type: 'boolean' },
   precondition: { type: 'string' },
+  'node-exporter': { type: 'string', multiple: true },
+  device: { type: 'string', multiple: true },
+  'metrics-port': { type: 'string' },
+  'metrics-host': { type: 'string' },
+  'no-monitor': { type: 'boolean' },
 } as const;
+
+/** What run, steps and sweep do beyond one measurement's options. */
+export interface RunCommandOptions extends RunOptions {
+  /** Sample the disks, host and database under each target (off with --no-monitor). */
+  monitor: boolean;
+  /** Serve the live run for Prometheus (--metrics-port, --metrics-host). */
+  metrics?: MetricsEndpoint | undefined;
+}
 
 /** Every flag validated before anything starts. */
 export function parseRunOptions(
   values: Partial<Record<keyof typeof RUN_FLAGS, string | boolean | string[]>>,
-): RunOptions {
+): RunCommandOptions {
   const str = (k: keyof typeof RUN_FLAGS): string | undefined =>
     typeof values[k] === 'string' ? values[k] : undefined;
   const thinkText = str('think-scale');
@@ -94,7 +116,7 @@ export function parseRunOptions(
     const text = str(k);
     return text === undefined ? dflt : parseDurationMs(k, text);
   };
-  const options: RunOptions = {
+  const options: RunCommandOptions = {
     warehouses:
       str('warehouses') === undefined
         ? undefined
@@ -118,7 +140,15 @@ export function parseRunOptions(
     procedures: values.procedures === true,
     preconditionMs:
       str('precondition') === undefined ? undefined : parseDurationMs('precondition', str('precondition')!),
+    monitor: values['no-monitor'] !== true,
+    metrics: metricsEndpoint(str('metrics-port'), str('metrics-host')),
   };
+  if (!options.monitor) {
+    const watching = (['node-exporter', 'device'] as const).find((k) => values[k] !== undefined);
+    if (watching !== undefined) {
+      throw new UsageError(`--no-monitor turns monitoring off; drop --${watching} or --no-monitor`);
+    }
+  }
   if (options.mix) {
     const names = TPCC_TRANSACTIONS.map((t) => t.name);
     checkMixMinimums(options.mix, { minimums: MIX_MINIMUMS, names }, options.allowNonstandardMix === true);

@@ -20,7 +20,8 @@ import { targetOptionsFrom, withTargets } from './target.js';
 export const STEPS_HELP = `txbench steps --users 1,20,50,100 [run options]
 
 Runs one full warm-up and measured window per user count (terminals), one after another, and
-prints the scaling table (TPS and response time against users) with the knee named.
+prints the scaling table (TPS, response time and the disks' MB/s and latency against users) with
+the knee named.
   --users LIST       terminal counts, e.g. 1,20,50,100 (required)
   every \`txbench run\` option applies to each step (--warmup, --duration, --think-scale, ...);
   --terminals is replaced by each step's user count`;

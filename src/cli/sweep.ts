@@ -21,8 +21,8 @@ import { targetOptionsFrom, withTargets } from './target.js';
 
 export const SWEEP_HELP = `txbench sweep --set NAME=V1,V2,... [run options]
 
-Runs the same measurement once per value of a server setting, and prints TPS and response time
-against the setting. PostgreSQL: ALTER SYSTEM, then a reload, or a restart when the setting needs
+Runs the same measurement once per value of a server setting, and prints TPS, response time and
+the disks' MB/s and latency against the setting. PostgreSQL: ALTER SYSTEM, then a reload, or a restart when the setting needs
 one (the embedded server restarts itself; another server needs --restart-cmd). MySQL/MariaDB:
 SET GLOBAL (e.g. innodb_buffer_pool_size). SQL Server: sp_configure (e.g. 'max server memory').
   --set NAME=V1,V2   the setting and its values (required), e.g. shared_buffers=256MB,1GB

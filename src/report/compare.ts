@@ -1,6 +1,7 @@
 /**
- * The reviewers' table across runs: label | TPS | avg response ms | New-Order rate | p90 ms | p99 ms
- * | status, and a warning for each condition the rows were measured under that differs.
+ * The reviewers' table across runs: label | TPS | avg response ms | device MB/s | device latency ms
+ * | New-Order rate | p90 ms | p99 ms | status, and a warning for each condition the rows were
+ * measured under that differs.
  *
  * A single run is one row labelled with its target (config.target). The other kinds give several
  * rows: `steps` one per step (`label @ N users`), `sweep` one per value (`label @ setting=value`),
@@ -10,6 +11,13 @@
  */
 import { formatDuration } from '../config/duration.js';
 import { conditionsOf, sumConditions, type RowConditions } from './conditions.js';
+import {
+  DEVICE_COLUMNS,
+  deviceTotals,
+  distinctDevices,
+  type DeviceRates,
+  type DeviceTotals,
+} from './device-totals.js';
 import type { RunRecord, StoredEntryReport, SummaryFigures } from '../results/store.js';
 import { countsAsTpmC, NEW_ORDER_RATE_LABELS, newOrderRateLabel, statusWithMix } from './new-order-rate.js';
 import { millis, orNa, twoDecimals, whole } from './numbers.js';
@@ -33,6 +41,8 @@ export interface CompareRow {
   avgMs: number;
   p90Ms: number;
   p99Ms: number;
+  /** The row's disks over its window, together; null (n/a) without device figures. */
+  device: DeviceTotals | null;
 }
 
 export type SortKey = 'tps' | 'tpmC' | 'avg' | 'label';
@@ -66,6 +76,7 @@ export function rowsFromRun(run: RunRecord): CompareRow[] {
     s: SummaryFigures,
     status: string,
     conditions: RowConditions,
+    devices: readonly DeviceRates[] | undefined = s.devices,
   ): CompareRow => ({
     label: shown,
     costLabels,
@@ -77,6 +88,7 @@ export function rowsFromRun(run: RunRecord): CompareRow[] {
     avgMs: s.responseMs.avg,
     p90Ms: s.responseMs.p90,
     p99Ms: s.responseMs.p99,
+    device: deviceTotals(devices),
   });
   const ofEntry = (report: StoredEntryReport | undefined): [string, RowConditions] => [
     report?.status ?? run.status,
@@ -97,7 +109,8 @@ export function rowsFromRun(run: RunRecord): CompareRow[] {
     if (run.summary === undefined) return targets;
     const all = run.targets.map((t) => t.label);
     const sum = sumConditions(targets.map((t) => t.conditions));
-    return [...targets, row(`${label} (sum)`, all, run.summary, run.status, sum)];
+    const devices = run.summary.devices ?? distinctDevices(run.targets.map((t) => t.summary));
+    return [...targets, row(`${label} (sum)`, all, run.summary, run.status, sum, devices)];
   }
   return run.summary === undefined
     ? []
@@ -197,8 +210,25 @@ function readableColumns(rows: readonly CompareRow[]): Column<CompareRow>[] {
     align: 'left',
     text: (r) => statusWithMix(r.status, r.conditions),
   };
-  return [LABEL_COLUMN, ...TPS_COLUMNS, ...rates, ...PERCENTILE_COLUMNS, status];
+  return [LABEL_COLUMN, ...TPS_COLUMNS, ...DEVICE_COLUMNS, ...rates, ...PERCENTILE_COLUMNS, status];
 }
+
+/** CSV's raw per-direction device figures, all disks of the row together. */
+const DIRECTION_COLUMNS: readonly Column<CompareRow>[] = (
+  [
+    ['device read IOPS', (d) => d.readIops],
+    ['device write IOPS', (d) => d.writeIops],
+    ['device read MB/s', (d) => d.readMBps],
+    ['device write MB/s', (d) => d.writeMBps],
+    ['device read latency ms', (d) => d.readLatencyMs],
+    ['device write latency ms', (d) => d.writeLatencyMs],
+  ] as const satisfies readonly (readonly [string, (d: DeviceTotals) => number | null])[]
+).map(([header, value]) => ({
+  header,
+  align: 'right',
+  text: () => '',
+  csv: (r) => (r.device === null ? null : value(r.device)),
+}));
 
 /**
  * CSV keeps the same columns whatever the rows (scripts read them by name): `tpmC` only where the
@@ -216,6 +246,8 @@ const CSV_COLUMNS: readonly Column<CompareRow>[] = [
   },
   { header: 'New-Orders/min', align: 'right', text: () => '', csv: (r) => r.tpmC },
   ...PERCENTILE_COLUMNS,
+  ...DEVICE_COLUMNS,
+  ...DIRECTION_COLUMNS,
   { header: 'think-scale', align: 'right', text: () => '', csv: (r) => r.conditions.thinkScale ?? null },
   {
     header: 'mix',

@@ -5,6 +5,7 @@ import type { ClientCpu } from '../metrics/client-cpu.js';
 import { formatDevice } from '../run/environment.js';
 import { DISCLAIMER, type IntervalRecord, type RunConfig, type RunReport } from '../run/tpcc-run.js';
 import { commonRateLabel, newOrderRateLabel, type RateConditions } from './new-order-rate.js';
+import { formatStorage } from './storage.js';
 
 const n0 = (x: number): string => Math.trunc(x).toLocaleString('en-US');
 const n2 = (x: number): string =>
@@ -97,6 +98,7 @@ export function formatRunSummary(r: RunReport): string {
         : `scheduler lateness p50 ${ms(s.schedulerLatenessMs.p50)} ms, p99 ${ms(s.schedulerLatenessMs.p99)} ms, max ${ms(s.schedulerLatenessMs.max)} ms`),
   );
   lines.push(`  ${formatDevice(r.environment.device)}`);
+  lines.push(...formatStorage(s).map((l) => `  ${l}`));
   return lines.join('\n');
 }
 
@@ -174,6 +176,7 @@ export function formatTargetsTable(reports: readonly RunReport[], sum: Aggregate
     ...table(header, rows),
     `TPS spread across targets: min ${n2(spread.minTps)}, max ${n2(spread.maxTps)}, max/min ${spread.maxOverMin === null ? 'n/a' : spread.maxOverMin.toFixed(4)}`,
     `txbench itself (one process for all targets): ${sum.clientCpu === null ? 'CPU not measured' : cpuText(sum.clientCpu)}`,
+    ...reports.flatMap((r) => formatStorage(r.summary).map((l) => `${r.config.target}: ${l}`)),
     ...reports
       .filter((r) => r.drain.inFlight > 0)
       .map((r) => `WARNING ${r.config.target}: ${drainWarning(r.drain)}`),

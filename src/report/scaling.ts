@@ -1,5 +1,7 @@
 import type { RunSummary } from '../workloads/tpcc/summary.js';
+import { DEVICE_COLUMNS, deviceTotals, type DeviceTotals } from './device-totals.js';
 import { commonRateLabel, type RateConditions } from './new-order-rate.js';
+import { formatTable, type Column } from './table.js';
 
 const n2 = (x: number): string =>
   x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -14,25 +16,30 @@ export interface ScalingRow {
 }
 
 /**
- * The table and a text curve of TPS and average response time against what was varied (users
- * for steps, a setting's value for sweeps); bars are scaled to the highest TPS.
+ * The table and a text curve of TPS against what was varied (users for steps, a setting's value
+ * for sweeps), with response time and what the disks did beside it; bars are scaled to the
+ * highest TPS. A row without device figures (monitoring off) shows n/a.
  */
 export function formatScaling(heading: string, rows: readonly ScalingRow[], note?: string): string {
   const maxTps = Math.max(...rows.map((r) => r.summary.tps), 1e-9);
-  const width = Math.max(heading.length, ...rows.map((r) => r.label.length));
-  const rate = commonRateLabel(rows.map((r) => r.config));
-  const lines = [
-    `${heading.padEnd(width)}  ${'TPS'.padStart(10)}  ${rate.padStart(9)}  ${'avg ms'.padStart(8)}  ${'p90 ms'.padStart(8)}  ${'p99 ms'.padStart(8)}`,
+  type Shown = ScalingRow & { device: DeviceTotals | null };
+  const shown: Shown[] = rows.map((r) => ({ ...r, device: deviceTotals(r.summary.devices) }));
+  const columns: Column<Shown>[] = [
+    { header: heading, align: 'left', text: (r) => r.label },
+    { header: 'TPS', align: 'right', text: (r) => n2(r.summary.tps) },
+    { header: 'avg response ms', align: 'right', text: (r) => ms(r.summary.responseMs.avg) },
+    ...DEVICE_COLUMNS,
+    {
+      header: commonRateLabel(rows.map((r) => r.config)),
+      align: 'right',
+      text: (r) => String(r.summary.tpmC),
+    },
+    { header: 'p90 ms', align: 'right', text: (r) => ms(r.summary.responseMs.p90) },
+    { header: 'p99 ms', align: 'right', text: (r) => ms(r.summary.responseMs.p99) },
+    { header: '', align: 'left', text: (r) => '#'.repeat(Math.round((40 * r.summary.tps) / maxTps)) },
   ];
-  for (const r of rows) {
-    const s = r.summary;
-    const bar = '#'.repeat(Math.round((40 * s.tps) / maxTps));
-    lines.push(
-      `${r.label.padEnd(width)}  ${n2(s.tps).padStart(10)}  ${String(s.tpmC).padStart(Math.max(9, rate.length))}  ${ms(s.responseMs.avg).padStart(8)}  ${ms(s.responseMs.p90).padStart(8)}  ${ms(s.responseMs.p99).padStart(8)}  ${bar}`,
-    );
-  }
-  if (note) lines.push(note);
-  return lines.join('\n');
+  const table = formatTable(columns, shown, 'text');
+  return note ? `${table}\n${note}` : table;
 }
 
 export function formatStepsTable(

@@ -10,8 +10,10 @@ import path from 'node:path';
  * The version of run.json's shape, documented in schema/run.schema.json; readers refuse newer ones.
  * 2: every file names its `kind` (run, targets, steps, sweep); a single run's encoded histograms are
  * only in histograms.json; a run whose drain gave up is `incomplete-drain`, not `completed`.
+ * 3: monitoring figures, all optional: each interval's `devices`, `host`, `database` and `missing`,
+ * each summary's `devices` (per disk over the window), `host`, `database` and `monitor`.
  */
-export const RUN_SCHEMA_VERSION = 2;
+export const RUN_SCHEMA_VERSION = 3;
 
 /** What a run.json holds: one measurement, several targets at once, user-count steps, or a sweep. */
 export const RUN_KINDS = ['run', 'targets', 'steps', 'sweep'] as const;

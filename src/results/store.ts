@@ -7,7 +7,8 @@
  * txbench), also inside a results directory, since a listing or comparison without it would be
  * silently incomplete. Version 1 files are read as they are: their fields mean the same, a single
  * run's `kind` (missing in version 1) is taken from the file's shape, and their `completed` may
- * cover a run whose drain gave up (version 1 had no `incomplete-drain`).
+ * cover a run whose drain gave up (version 1 had no `incomplete-drain`). Versions 1 and 2 have no
+ * device figures (`summary.devices`): their reports show n/a there.
  */
 import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -16,9 +17,28 @@ import { UsageError } from '../errors.js';
 import { RUN_KINDS, RUN_SCHEMA_VERSION, type RunKind } from './run-dir.js';
 
 const latencySchema = z.object({ avg: z.number(), p90: z.number(), p99: z.number() }).passthrough();
+/** One disk over a window (schemaVersion 3): the per-direction figures the comparisons add up. */
+const deviceSchema = z
+  .object({
+    name: z.string(),
+    role: z.string(),
+    readIops: z.number(),
+    writeIops: z.number(),
+    readMBps: z.number(),
+    writeMBps: z.number(),
+    readLatencyMs: z.number().nullable(),
+    writeLatencyMs: z.number().nullable(),
+  })
+  .passthrough();
 /** The summary figures the listings and comparisons read; the rest of a summary passes through. */
 const summarySchema = z
-  .object({ tps: z.number(), tpmC: z.number().nullable().optional(), responseMs: latencySchema })
+  .object({
+    tps: z.number(),
+    tpmC: z.number().nullable().optional(),
+    responseMs: latencySchema,
+    devices: z.array(deviceSchema).optional(),
+    monitor: z.object({ source: z.string() }).passthrough().optional(),
+  })
   .passthrough();
 
 /**

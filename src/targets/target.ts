@@ -6,9 +6,19 @@ import { startEmbedded } from './embedded.js';
 
 export const DEFAULT_DATA_DIR = path.join('.txbench', 'pg');
 
+/** How the storage under a target is watched (both optional: by default, this machine's disks). */
+export interface TargetMonitoring {
+  /** The database host's Prometheus node_exporter (a server elsewhere). */
+  nodeExporter?: string | undefined;
+  /** The disk to watch, by kernel name, instead of the ones found under the data and log. */
+  device?: string | undefined;
+}
+
 /** Where the database is: the embedded PostgreSQL on a data directory, or a server by URL. */
-export type TargetSpec =
-  { kind: 'embedded'; dataDir: string; label: string } | { kind: 'url'; url: string; label: string };
+export type TargetSpec = (
+  { kind: 'embedded'; dataDir: string; label: string } | { kind: 'url'; url: string; label: string }
+) &
+  TargetMonitoring;
 
 export interface Target {
   readonly spec: TargetSpec;
@@ -22,7 +32,7 @@ export interface Target {
   close(): Promise<void>;
 }
 
-export interface TargetOptions {
+export interface TargetOptions extends TargetMonitoring {
   db?: string | undefined;
   dataDir?: string | undefined;
   label?: string | undefined;
@@ -49,10 +59,23 @@ export function resolveTarget(options: TargetOptions, env: NodeJS.ProcessEnv = p
     } catch {
       throw new UsageError(`malformed database URL ${redactUrl(url)}; use one of ${SUPPORTED_URL_FORMS}`);
     }
-    return { kind: 'url', url, label: options.label ?? labelOf(url) };
+    return { kind: 'url', url, label: options.label ?? labelOf(url), ...monitoringOf(options) };
   }
   const dataDir = options.dataDir ?? DEFAULT_DATA_DIR;
-  return { kind: 'embedded', dataDir, label: options.label ?? `embedded:${dataDir}` };
+  return {
+    kind: 'embedded',
+    dataDir,
+    label: options.label ?? `embedded:${dataDir}`,
+    ...monitoringOf(options),
+  };
+}
+
+/** Only the monitoring fields that were given (a spec without them reads as before). */
+function monitoringOf(options: TargetMonitoring): TargetMonitoring {
+  return {
+    ...(options.nodeExporter === undefined ? {} : { nodeExporter: options.nodeExporter }),
+    ...(options.device === undefined ? {} : { device: options.device }),
+  };
 }
 
 /** Builds a URL from PGHOST and friends when PGHOST or PGDATABASE is set. */

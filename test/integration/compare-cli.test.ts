@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runJson, stepsJson, writeRun } from '../unit/run-fixtures.js';
+import { device, runJson, stepsJson, writeRun } from '../unit/run-fixtures.js';
 
 const BIN = fileURLToPath(new URL('../../bin/txbench.js', import.meta.url));
 
@@ -170,7 +170,7 @@ describe('txbench compare --cost', () => {
     expect(r.code, r.stderr).toBe(0);
     const [comparison, cost] = r.stdout.trimEnd().split('\n\n');
     expect(comparison!.split('\n')[0]).toMatch(
-      /^label\s+TPS\s+avg response ms\s+New-Orders\/min \(unpaced\)\s+p90 ms\s+p99 ms\s+status$/,
+      /^label\s+TPS\s+avg response ms\s+device MB\/s\s+device latency ms\s+New-Orders\/min \(unpaced\)\s+p90 ms\s+p99 ms\s+status$/,
     );
     expect(cost!.split('\n')).toEqual([
       'label              TPS  drives  protection  total cost  raw GB  usable GB  cost/TPS  cost/raw GB  cost/usable GB  cost/usable GB/TPS',
@@ -188,9 +188,9 @@ describe('txbench compare --cost', () => {
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe(
-      '| label | TPS | avg response ms | New-Orders/min (unpaced) | p90 ms | p99 ms | status |',
+      '| label | TPS | avg response ms | device MB/s | device latency ms | New-Orders/min (unpaced) | p90 ms | p99 ms | status |',
     );
-    expect(lines[2]).toBe('| HDD 15k | 500.00 | 3.00 | 13,500 | 6.00 | 11.0 | completed |');
+    expect(lines[2]).toBe('| HDD 15k | 500.00 | 3.00 | n/a | n/a | 13,500 | 6.00 | 11.0 | completed |');
     expect(lines).toContain(
       '| label | TPS | drives | protection | total cost | raw GB | usable GB | cost/TPS | cost/raw GB | cost/usable GB | cost/usable GB/TPS |',
     );
@@ -239,16 +239,20 @@ describe('txbench compare --cost', () => {
 describe('txbench compare: status, comparability, honest labels, versions', () => {
   it("shows each row's status, ranks completed runs first, and warns once per differing condition", async () => {
     const runs = path.join(dir, 'mixed-conditions');
-    await writeRun(runs, 'run-a', runJson({ target: 'ssd', tps: 300, thinkScale: 1, tpmC: 128 }));
+    await writeRun(
+      runs,
+      'run-a',
+      runJson({ target: 'ssd', tps: 300, thinkScale: 1, tpmC: 128, devices: [device('vda', 'data+log')] }),
+    );
     await writeRun(runs, 'run-b', runJson({ target: 'hdd', tps: 900, status: 'interrupted', warehouses: 4 }));
     await writeRun(runs, 'run-c', stepsJson('nvme', [{ terminals: 1, tps: 50, nonstandardMix: true }]));
     const r = await runCli(['compare', 'mixed-conditions'], dir);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trimEnd().split('\n')).toEqual([
-      'label             TPS  avg response ms  tpmC  New-Orders/min (unpaced)  New-Orders/min (unpaced, non-standard mix)  p90 ms  p99 ms  status',
-      'ssd            300.00             5.00   128                         -                                           -    9.00    20.0  completed',
-      'nvme @ 1 user   50.00             5.00     -                         -                                       2,000    9.00    20.0  completed, non-standard mix',
-      'hdd            900.00             5.00     -                     2,000                                           -    9.00    20.0  interrupted',
+      'label             TPS  avg response ms  device MB/s  device latency ms  tpmC  New-Orders/min (unpaced)  New-Orders/min (unpaced, non-standard mix)  p90 ms  p99 ms  status',
+      'ssd            300.00             5.00         14.6               1.19   128                         -                                           -    9.00    20.0  completed',
+      'nvme @ 1 user   50.00             5.00          n/a                n/a     -                         -                                       2,000    9.00    20.0  completed, non-standard mix',
+      'hdd            900.00             5.00          n/a                n/a     -                     2,000                                           -    9.00    20.0  interrupted',
     ]);
     expect(r.stderr.trimEnd().split('\n')).toEqual([
       'txbench compare: warning: warehouses differs between rows: 1 (ssd, nvme @ 1 user); 4 (hdd); they may not be comparable',
@@ -269,7 +273,7 @@ describe('txbench compare: status, comparability, honest labels, versions', () =
     ]) {
       expectUsageError(
         await runCli(args, dir),
-        /run-z\/run\.json: run\.json schemaVersion 99 is newer than this txbench reads \(up to 2\); upgrade txbench$/,
+        /run-z\/run\.json: run\.json schemaVersion 99 is newer than this txbench reads \(up to 3\); upgrade txbench$/,
       );
     }
   });

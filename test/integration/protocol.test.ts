@@ -66,6 +66,7 @@ describe('steps and two targets on one PostgreSQL server', () => {
     const r = txbench(['steps', '--db', vm1, '--users', '1,4', ...SHORT, '--out', dir, '--json', json]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/knee/);
+    expect(r.stdout).toMatch(/^users\s+TPS\s+avg response ms\s+device MB\/s\s+device latency ms\s/m);
     const steps = (
       JSON.parse(await readFile(json, 'utf8')) as { steps: { users: number; summary: Summary }[] }
     ).steps;
@@ -151,6 +152,7 @@ describe('a sweep of shared_buffers on the embedded server', () => {
         report: { environment: { database: { settings: Record<string, string> } } };
       }[];
     };
+    expect(r.stdout).toMatch(/^shared_buffers\s+TPS\s+avg response ms\s+device MB\/s\s+device latency ms\s/m);
     expect(out.sweep.map((s) => `${s.setting}=${s.value}`)).toEqual([
       'shared_buffers=64MB',
       'shared_buffers=256MB',

@@ -8,6 +8,7 @@ import {
   type CompareRow,
   type RowConditions,
 } from '../../src/report/compare.js';
+import type { DeviceTotals } from '../../src/report/device-totals.js';
 import type { RunRecord, StoredConfig, StoredEntryReport, SummaryFigures } from '../../src/results/store.js';
 
 function figures(tps: number, avg = 5, tpmC: number | null = 1000): SummaryFigures {
@@ -83,6 +84,7 @@ function row(
     avgMs,
     p90Ms: 0,
     p99Ms: 0,
+    device: null,
     ...more,
   };
 }
@@ -101,6 +103,7 @@ describe('rows from a run', () => {
         avgMs: 4.2,
         p90Ms: 8.4,
         p99Ms: 16.8,
+        device: null,
       },
     ]);
   });
@@ -205,17 +208,27 @@ describe('sorting', () => {
 });
 
 describe('the comparison table', () => {
+  const nvme: DeviceTotals = {
+    readIops: 120,
+    writeIops: 3400,
+    readMBps: 1.5,
+    writeMBps: 54.25,
+    mbps: 55.75,
+    readLatencyMs: 0.2,
+    writeLatencyMs: 0.9,
+    latencyMs: 0.875,
+  };
   const rows: CompareRow[] = [
-    row('PX600, 64 GB', 12615.66, 3.172, 340000, 'run-1', { p90Ms: 7.51, p99Ms: 23.456 }),
+    row('PX600, 64 GB', 12615.66, 3.172, 340000, 'run-1', { p90Ms: 7.51, p99Ms: 23.456, device: nvme }),
     row('HDD | 15k', 99.5, 150.4, null, 'run-2', { p90Ms: 320, p99Ms: 1210.5, status: 'interrupted' }),
   ];
 
-  it('text: the reviewers columns, aligned, an unpaced rate under its own name, and the status', () => {
+  it('text: the reviewers columns and the device columns, aligned, an unpaced rate under its own name, and the status', () => {
     expect(formatComparison(rows, 'text')).toBe(
       [
-        'label               TPS  avg response ms  New-Orders/min (unpaced)  p90 ms  p99 ms  status',
-        'PX600, 64 GB  12,615.66             3.17                   340,000    7.51    23.5  completed',
-        'HDD | 15k         99.50              150                       n/a     320    1211  interrupted',
+        'label               TPS  avg response ms  device MB/s  device latency ms  New-Orders/min (unpaced)  p90 ms  p99 ms  status',
+        'PX600, 64 GB  12,615.66             3.17         55.8               0.88                   340,000    7.51    23.5  completed',
+        'HDD | 15k         99.50              150          n/a                n/a                       n/a     320    1211  interrupted',
       ].join('\n'),
     );
   });
@@ -223,22 +236,24 @@ describe('the comparison table', () => {
   it('Markdown: same columns, numbers right-aligned, pipes escaped', () => {
     expect(formatComparison(rows, 'markdown')).toBe(
       [
-        '| label | TPS | avg response ms | New-Orders/min (unpaced) | p90 ms | p99 ms | status |',
-        '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
-        '| PX600, 64 GB | 12,615.66 | 3.17 | 340,000 | 7.51 | 23.5 | completed |',
-        '| HDD \\| 15k | 99.50 | 150 | n/a | 320 | 1211 | interrupted |',
+        '| label | TPS | avg response ms | device MB/s | device latency ms | New-Orders/min (unpaced) | p90 ms | p99 ms | status |',
+        '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+        '| PX600, 64 GB | 12,615.66 | 3.17 | 55.8 | 0.88 | 340,000 | 7.51 | 23.5 | completed |',
+        '| HDD \\| 15k | 99.50 | 150 | n/a | n/a | n/a | 320 | 1211 | interrupted |',
       ].join('\n'),
     );
   });
 
-  it('CSV: raw figures, tpmC only where it is tpmC, what decides it, the status and the run id', () => {
+  it('CSV: raw figures, tpmC only where it is tpmC, the device per direction, what decides it, the status and the run id', () => {
     const paced = row('paced', 10, 2, 128, 'run-3', { conditions: { ...CONDITIONS, thinkScale: 1 } });
     expect(formatComparison([...rows, paced], 'csv')).toBe(
       [
-        'label,TPS,avg response ms,tpmC,New-Orders/min,p90 ms,p99 ms,think-scale,mix,status,run',
-        '"PX600, 64 GB",12615.66,3.172,,340000,7.51,23.456,0,standard,completed,run-1',
-        'HDD | 15k,99.5,150.4,,,320,1210.5,0,standard,interrupted,run-2',
-        'paced,10,2,128,128,0,0,1,standard,completed,run-3',
+        'label,TPS,avg response ms,tpmC,New-Orders/min,p90 ms,p99 ms,device MB/s,device latency ms,' +
+          'device read IOPS,device write IOPS,device read MB/s,device write MB/s,device read latency ms,' +
+          'device write latency ms,think-scale,mix,status,run',
+        '"PX600, 64 GB",12615.66,3.172,,340000,7.51,23.456,55.75,0.875,120,3400,1.5,54.25,0.2,0.9,0,standard,completed,run-1',
+        'HDD | 15k,99.5,150.4,,,320,1210.5,,,,,,,,,0,standard,interrupted,run-2',
+        'paced,10,2,128,128,0,0,,,,,,,,,1,standard,completed,run-3',
       ].join('\n'),
     );
   });
@@ -284,12 +299,12 @@ describe('what the New-Order rate is called', () => {
     ];
     const lines = formatComparison(rows, 'text').split('\n');
     expect(lines).toEqual([
-      'label       TPS  avg response ms  tpmC  New-Orders/min (unpaced)  p90 ms  p99 ms  status',
-      'unpaced  900.00             1.00     -                    53,679    0.00    0.00  completed',
-      'paced      2.00             1.00   128                         -    0.00    0.00  completed',
+      'label       TPS  avg response ms  device MB/s  device latency ms  tpmC  New-Orders/min (unpaced)  p90 ms  p99 ms  status',
+      'unpaced  900.00             1.00          n/a                n/a     -                    53,679    0.00    0.00  completed',
+      'paced      2.00             1.00          n/a                n/a   128                         -    0.00    0.00  completed',
     ]);
     expect(formatComparison(rows, 'markdown').split('\n')[0]).toBe(
-      '| label | TPS | avg response ms | tpmC | New-Orders/min (unpaced) | p90 ms | p99 ms | status |',
+      '| label | TPS | avg response ms | device MB/s | device latency ms | tpmC | New-Orders/min (unpaced) | p90 ms | p99 ms | status |',
     );
   });
 

@@ -22,6 +22,7 @@ function row(label: string, tps: number, costLabels = [label], run = `run-${labe
     avgMs: 1,
     p90Ms: 2,
     p99Ms: 3,
+    device: null,
   };
 }
 

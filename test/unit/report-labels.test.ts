@@ -53,17 +53,17 @@ describe('steps and sweep tables', () => {
 
   it('head the rate tpmC only when every row is paced with a standard mix', () => {
     expect(formatScaling('users', [row('1', { thinkScale: 1 })]).split('\n')[0]).toMatch(
-      /^users\s+TPS\s+tpmC\s/,
+      /^users\s+TPS\s+avg response ms\s+device MB\/s\s+device latency ms\s+tpmC\s/,
     );
     expect(formatScaling('users', [row('1', { thinkScale: 0.25 })]).split('\n')[0]).toMatch(
-      /^users\s+TPS\s+New-Orders\/min \(unpaced\)\s+avg ms/,
+      /\s+device latency ms\s+New-Orders\/min \(unpaced\)\s+p90 ms/,
     );
     expect(
       formatScaling('users', [
         row('1', { thinkScale: 1 }),
         row('2', { thinkScale: 1, nonstandardMix: true }),
       ]).split('\n')[0],
-    ).toMatch(/^users\s+TPS\s+New-Orders\/min\s+avg ms/);
+    ).toMatch(/\s+device latency ms\s+New-Orders\/min\s+p90 ms/);
   });
 });
 

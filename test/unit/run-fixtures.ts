@@ -1,9 +1,81 @@
 /**
- * run.json contents (schemaVersion 2, every field schema/run.schema.json requires) and run
+ * run.json contents (schemaVersion 3, every field schema/run.schema.json requires) and run
  * directories for the results-store, compare, report and CLI tests.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type {
+  DeviceFigures,
+  DeviceWindowFigures,
+  HostFigures,
+  MonitorInterval,
+} from '../../src/monitor/types.js';
+
+/** A disk over one interval, as intervals.ndjson `devices[]` holds it. */
+export function intervalDevice(
+  name: string,
+  role: DeviceFigures['role'],
+  more: Partial<DeviceFigures> = {},
+): DeviceFigures {
+  return {
+    name,
+    role,
+    readIops: 12,
+    writeIops: 850,
+    readMBps: 0.4,
+    writeMBps: 14.2,
+    readLatencyMs: 0.41,
+    writeLatencyMs: 1.2,
+    queueDepth: 1.3,
+    busyPct: 62,
+    ...more,
+  };
+}
+
+/** A disk over a measured window, as run.json `summary.devices[]` holds it. */
+export function device(
+  name: string,
+  role: DeviceFigures['role'],
+  more: Partial<DeviceWindowFigures> = {},
+): DeviceWindowFigures {
+  return {
+    ...intervalDevice(name, role),
+    readLatencyMsP50: 0.38,
+    readLatencyMsP99: 0.9,
+    writeLatencyMsP50: 1.1,
+    writeLatencyMsP99: 3.1,
+    latencyMsMax: 4,
+    ...more,
+  };
+}
+
+/** The database host over a window (run.json `summary.host`, intervals' `host`). */
+export const HOST: HostFigures = {
+  cpuUserPct: 35.2,
+  cpuSystemPct: 8.1,
+  cpuIowaitPct: 4,
+  cpuStealPct: 0,
+  memUsedMB: 2345,
+  pageCacheMB: 5678,
+  txbenchCpuPct: 12.5,
+};
+
+/** What monitoring adds to one interval (intervals.ndjson and run.json `intervals[]`). */
+export function monitoredInterval(more: Partial<MonitorInterval> = {}): Record<string, unknown> {
+  return {
+    atS: 10,
+    phase: 'measure',
+    seconds: 10,
+    tps: 100,
+    tpmC: 2000,
+    perType: {},
+    devices: [intervalDevice('vda', 'data+log')],
+    host: HOST,
+    database: { walBytes: 1048576, blocksRead: 10, blocksHit: 990 },
+    missing: [],
+    ...more,
+  };
+}
 
 export interface FixtureRun {
   target?: string;
@@ -22,6 +94,10 @@ export interface FixtureRun {
   terminals?: number;
   mode?: 'client-sql' | 'procedures';
   durationS?: number;
+  /** summary.devices; left out unless given (monitoring off, or a file from before version 3). */
+  devices?: DeviceWindowFigures[];
+  host?: HostFigures | null;
+  monitor?: { source: string; notes: string[] };
 }
 
 const DISCLAIMER =
@@ -43,6 +119,9 @@ export function summary(f: FixtureRun = {}): Record<string, unknown> {
     retries: 0,
     clientCpu: { userS: 1, systemS: 0.5, coresUsed: 0.025, usPerTransaction: 250 },
     schedulerLatenessMs: null,
+    ...(f.devices === undefined ? {} : { devices: f.devices }),
+    ...(f.host === undefined ? {} : { host: f.host }),
+    ...(f.monitor === undefined ? {} : { monitor: f.monitor }),
   };
 }
 
@@ -71,7 +150,7 @@ const latency = { avg: 5, p50: 4, p90: 9, p95: 11, p99: 20, max: 50 };
 /** A single run's run.json (kind "run"), as `txbench run --out` writes it. */
 export function runJson(f: FixtureRun = {}, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     kind: 'run',
     tool: { name: 'txbench', version: '0.1.0' },
     workload: 'tpcc',
@@ -112,7 +191,7 @@ export function runJson(f: FixtureRun = {}, extra: Record<string, unknown> = {})
 export function targetsJson(parts: readonly FixtureRun[], f: FixtureRun = {}): Record<string, unknown> {
   const reports = parts.map((p) => runJson(p));
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     kind: 'targets',
     status: f.status ?? 'completed',
     startedAt: f.startedAt ?? '2024-05-01T12:00:00.000Z',
@@ -135,7 +214,7 @@ export function targetsJson(parts: readonly FixtureRun[], f: FixtureRun = {}): R
 export function stepsJson(target: string, steps: readonly FixtureRun[]): Record<string, unknown> {
   const reports = steps.map((s) => runJson({ target, ...s }));
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     kind: 'steps',
     status: 'completed',
     startedAt: '2024-05-01T12:00:00.000Z',
@@ -154,7 +233,7 @@ export function sweepJson(
   values: readonly [string, FixtureRun][],
 ): Record<string, unknown> {
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     kind: 'sweep',
     status: 'completed',
     startedAt: '2024-05-01T12:00:00.000Z',

@@ -1,16 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { RUN_SCHEMA_VERSION } from '../../src/results/run-dir.js';
-import { runJson, runConfig, stepsJson, sweepJson, targetsJson } from './run-fixtures.js';
+import {
+  device,
+  HOST,
+  intervalDevice,
+  monitoredInterval,
+  runJson,
+  runConfig,
+  stepsJson,
+  sweepJson,
+  targetsJson,
+  type FixtureRun,
+} from './run-fixtures.js';
 import { runSchema, schemaErrors } from './run-schema.js';
 
 /** A deep copy with one field removed, by its path. */
-function without(value: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
-  const copy = structuredClone(value);
+function without(value: object, ...keys: string[]): Record<string, unknown> {
+  const copy = structuredClone(value) as Record<string, unknown>;
   let at: Record<string, unknown> = copy;
   for (const k of keys.slice(0, -1)) at = at[k] as Record<string, unknown>;
   delete at[keys.at(-1)!];
   return copy;
 }
+
+const monitored: FixtureRun = {
+  devices: [device('vda', 'data+log')],
+  host: HOST,
+  monitor: { source: 'local /proc', notes: [] },
+};
 
 describe('schema/run.schema.json', () => {
   it('documents the version txbench writes', () => {
@@ -23,7 +40,7 @@ describe('schema/run.schema.json', () => {
     [
       'run, in progress',
       {
-        schemaVersion: 2,
+        schemaVersion: 3,
         kind: 'run',
         status: 'running',
         startedAt: '2024-05-01T12:00:00.000Z',
@@ -41,6 +58,63 @@ describe('schema/run.schema.json', () => {
       ]),
     ],
   ])('accepts a %s', (_, value) => {
+    expect(schemaErrors(value)).toEqual([]);
+  });
+
+  it.each([
+    ['devices, host, database and monitor', runJson(monitored)],
+    [
+      'no block device found',
+      runJson({ devices: [], monitor: { source: 'local /proc', notes: ['tmpfs: no block device'] } }),
+    ],
+    [
+      'data and log on two disks, one without reads',
+      runJson({
+        devices: [
+          device('vda', 'data'),
+          device('vdb', 'log', {
+            readIops: 0,
+            readLatencyMs: null,
+            readLatencyMsP50: null,
+            readLatencyMsP99: null,
+          }),
+        ],
+      }),
+    ],
+    [
+      'a remote host (no txbench CPU) and unread database figures',
+      runJson({ host: { ...HOST, txbenchCpuPct: null } }, {}),
+    ],
+    [
+      'monitored intervals',
+      runJson(monitored, {
+        intervals: [
+          monitoredInterval(),
+          monitoredInterval({
+            host: null,
+            database: null,
+            devices: [],
+            missing: ['node_exporter http://db1:9100 unreachable'],
+          }),
+        ],
+      }),
+    ],
+    [
+      'monitored steps',
+      stepsJson('ssd', [
+        { terminals: 1, ...monitored },
+        { terminals: 20, ...monitored },
+      ]),
+    ],
+    [
+      'monitored targets',
+      targetsJson([
+        { target: 'vm1', ...monitored },
+        { target: 'vm2', ...monitored },
+      ]),
+    ],
+    ['a monitored sweep', sweepJson('pg', 'shared_buffers', [['64MB', monitored]])],
+  ])('accepts monitoring figures (schemaVersion 3): %s', (_, value) => {
     expect(schemaErrors(value)).toEqual([]);
   });
 
@@ -62,7 +136,55 @@ describe('schema/run.schema.json', () => {
   });
 
   it.each([
-    ['a newer schemaVersion', { ...runJson(), schemaVersion: 3 }, /schemaVersion must be equal to constant/],
+    ['a newer schemaVersion', { ...runJson(), schemaVersion: 4 }, /schemaVersion must be equal to constant/],
+    ['an older schemaVersion', { ...runJson(), schemaVersion: 2 }, /schemaVersion must be equal to constant/],
+    [
+      'a device without its write latency',
+      runJson({ devices: [without(device('vda', 'data'), 'writeLatencyMs') as never] }),
+      /summary\/devices\/0 must have required property 'writeLatencyMs'/,
+    ],
+    [
+      'a device with an unknown role',
+      runJson({ devices: [device('vda', 'disk' as never)] }),
+      /summary\/devices\/0\/role must be equal to one of the allowed values/,
+    ],
+    [
+      'a window device without its p99',
+      runJson({ devices: [without(device('vda', 'data'), 'writeLatencyMsP99') as never] }),
+      /summary\/devices\/0 must have required property 'writeLatencyMsP99'/,
+    ],
+    [
+      'negative IOPS',
+      runJson({ devices: [device('vda', 'data', { readIops: -1 })] }),
+      /summary\/devices\/0\/readIops must be >= 0/,
+    ],
+    [
+      'host figures without page cache',
+      runJson({ host: without({ ...HOST }, 'pageCacheMB') as never }),
+      /summary\/host must have required property 'pageCacheMB'/,
+    ],
+    [
+      'a monitor without its source',
+      runJson({ monitor: { notes: [] } as never }),
+      /summary\/monitor must have required property 'source'/,
+    ],
+    [
+      'an interval whose database figure is not a number',
+      runJson({}, { intervals: [monitoredInterval({ database: { walBytes: 'lots' as never } })] }),
+      /intervals\/0\/database\/walBytes must be number/,
+    ],
+    [
+      'an interval whose device has no name',
+      runJson(
+        {},
+        {
+          intervals: [
+            monitoredInterval({ devices: [without(intervalDevice('vda', 'data'), 'name') as never] }),
+          ],
+        },
+      ),
+      /intervals\/0\/devices\/0 must have required property 'name'/,
+    ],
     ['no kind', without(runJson(), 'kind'), /must have required property 'kind'/],
     ['an unknown kind', { ...runJson(), kind: 'matrix' }, /kind must be equal to one of the allowed values/],
     ['an unknown status', runJson({ status: 'done' }), /status must be equal to one of the allowed values/],

@@ -12,7 +12,7 @@ import {
   tagRun,
   untagRun,
 } from '../../src/results/store.js';
-import { runJson, stepsJson, sweepJson, targetsJson, writeRun } from './run-fixtures.js';
+import { device, HOST, runJson, stepsJson, sweepJson, targetsJson, writeRun } from './run-fixtures.js';
 
 let dir: string;
 
@@ -99,10 +99,10 @@ describe('listRuns', () => {
     expect(warnings).toEqual([]);
     const byId = new Map(runs.map((r) => [r.id, r]));
     expect(runs.map((r) => [r.id, r.kind, r.schemaVersion]).sort()).toEqual([
-      ['run', 'run', 2],
-      ['steps', 'steps', 2],
-      ['sweep', 'sweep', 2],
-      ['targets', 'targets', 2],
+      ['run', 'run', 3],
+      ['steps', 'steps', 3],
+      ['sweep', 'sweep', 3],
+      ['targets', 'targets', 3],
     ]);
     expect(byId.get('steps')?.summary).toBeUndefined();
     expect(byId.get('steps')?.steps).toHaveLength(1);
@@ -128,6 +128,35 @@ describe('listRuns', () => {
     ]);
   });
 
+  it('reads version 2 files as they are: no device figures', async () => {
+    await writeRun(dir, 'v2', { ...runJson({ target: 'v2' }), schemaVersion: 2 });
+    const { runs, warnings } = await listRuns(dir);
+    expect(warnings).toEqual([]);
+    expect(runs.map((r) => [r.id, r.kind, r.schemaVersion, r.label])).toEqual([['v2', 'run', 2, 'v2']]);
+    expect(runs[0]!.summary?.devices).toBeUndefined();
+  });
+
+  it('reads version 3 device figures, per disk, in single runs and in every step', async () => {
+    const devices = [device('vda', 'data'), device('vdb', 'log', { readLatencyMs: null, readIops: 0 })];
+    const monitor = { source: 'local /proc', notes: [] };
+    await writeRun(dir, 'run', runJson({ devices, host: HOST, monitor }));
+    await writeRun(dir, 'steps', stepsJson('ssd', [{ terminals: 1, devices }]));
+    const { runs, warnings } = await listRuns(dir);
+    expect(warnings).toEqual([]);
+    const byId = new Map(runs.map((r) => [r.id, r]));
+    expect(byId.get('run')?.summary?.devices).toEqual(devices);
+    expect(byId.get('run')?.summary?.monitor).toEqual(monitor);
+    expect(byId.get('steps')?.steps?.[0]?.summary.devices?.map((d) => d.name)).toEqual(['vda', 'vdb']);
+  });
+
+  it('refuses device figures that are not figures, naming where', async () => {
+    const bad = runJson({ devices: [device('vda', 'data', { writeIops: 'many' as unknown as number })] });
+    const run = await writeRun(dir, 'bad', bad);
+    expect((await rejection(readRun(path.join(run, 'run.json')))).message).toMatch(
+      /not a txbench run \(summary\.devices\.0\.writeIops: Expected number, received string\)/,
+    );
+  });
+
   it('skips a version 2 file that does not name its kind', async () => {
     const { kind: _kind, ...unnamed } = runJson();
     await writeRun(dir, 'run-unnamed', unnamed);
@@ -140,9 +169,9 @@ describe('listRuns', () => {
 
   it('refuses a run.json from a newer txbench, naming the file and its version, even in a listing', async () => {
     await writeRun(dir, 'run-old', runJson());
-    const newer = await writeRun(dir, 'run-new', { ...runJson(), schemaVersion: 3, shape: 'unknown' });
+    const newer = await writeRun(dir, 'run-new', { ...runJson(), schemaVersion: 4, shape: 'unknown' });
     const file = path.join(newer, 'run.json');
-    const message = `${file}: run.json schemaVersion 3 is newer than this txbench reads (up to 2); upgrade txbench`;
+    const message = `${file}: run.json schemaVersion 4 is newer than this txbench reads (up to 3); upgrade txbench`;
     const attempts = [
       () => readRun(file),
       () => listRuns(dir),

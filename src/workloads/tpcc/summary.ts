@@ -7,6 +7,7 @@ import { ceilingPerTerminalPerMinute } from '../../engine/ceiling.js';
 import type { EngineResult } from '../../engine/engine.js';
 import { clientCpuFigures, type ClientCpu, type ProcessCpu } from '../../metrics/client-cpu.js';
 import { latencyMs, newHistogram, type LatencyMs } from '../../metrics/histogram.js';
+import type { DatabaseFigures, DeviceWindowFigures, HostFigures } from '../../monitor/types.js';
 import { MIX_MINIMUMS, NEW_ORDER, P90_LIMITS_MS, TPCC_TRANSACTIONS, type TpccCounters } from './profile.js';
 
 export interface TypeSummary {
@@ -64,6 +65,17 @@ export interface RunSummary {
    * over every submission in the window; null only when nothing was submitted in it.
    */
   schedulerLatenessMs: { p50: number; p99: number; max: number } | null;
+  /**
+   * The disks under the data and log over the window. Absent when monitoring was off (and in
+   * files from before schemaVersion 3); empty when no block device could be found.
+   */
+  devices?: DeviceWindowFigures[] | undefined;
+  /** The database host over the window (this machine, or a node_exporter's); null when unread. */
+  host?: HostFigures | null | undefined;
+  /** The database's own I/O counters over the window, per dialect. */
+  database?: DatabaseFigures | null | undefined;
+  /** Where the figures were read, and one line per thing that could not be (n/a, missing). */
+  monitor?: { source: string; notes: string[] } | undefined;
 }
 
 export interface SummaryInputs {

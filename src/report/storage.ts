@@ -1,0 +1,64 @@
+/**
+ * The storage and host lines of the run summary: per disk, what it did over the measured window
+ * (IOPS, MB/s, latency per I/O with its per-second p99 and worst second, queue depth, busy time),
+ * and the host's CPU and memory, so a reader sees whether the disk, the database or the client was
+ * the limit. Every figure carries its unit; a figure that was not read says n/a, and why.
+ */
+import type { DeviceWindowFigures, HostFigures } from '../monitor/types.js';
+import type { RunSummary } from '../workloads/tpcc/summary.js';
+
+/** I/Os per second: whole numbers from 10, one decimal below (a quiet disk is not 0). */
+export const iops = (x: number): string => (x >= 10 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1));
+
+/** MB/s: whole numbers from 100, one decimal from 1, two below. */
+export const megabytesPerSecond = (x: number): string =>
+  x >= 100 ? Math.round(x).toLocaleString('en-US') : x >= 1 ? x.toFixed(1) : x.toFixed(2);
+
+/** Device latency, ms: two decimals below 10 (sub-millisecond flash), as response times are shown. */
+export const latency = (x: number | null): string =>
+  x === null ? 'n/a' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
+
+const pct = (x: number): string => `${x.toFixed(1)}%`;
+const megabytes = (x: number): string => `${Math.round(x).toLocaleString('en-US')} MB`;
+
+export function formatDeviceLine(d: DeviceWindowFigures): string {
+  return (
+    `storage ${d.name} (${d.role}): read ${iops(d.readIops)} IOPS ${megabytesPerSecond(d.readMBps)} MB/s, ` +
+    `write ${iops(d.writeIops)} IOPS ${megabytesPerSecond(d.writeMBps)} MB/s, ` +
+    `latency avg r ${latency(d.readLatencyMs)} / w ${latency(d.writeLatencyMs)} ms, ` +
+    `p99 r ${latency(d.readLatencyMsP99)} / w ${latency(d.writeLatencyMsP99)} ms, max ${latency(d.latencyMsMax)} ms, ` +
+    `queue ${d.queueDepth.toFixed(1)}, busy ${d.busyPct.toFixed(0)}%`
+  );
+}
+
+export function formatHostLine(h: HostFigures): string {
+  return (
+    `host: CPU user ${pct(h.cpuUserPct)}, system ${pct(h.cpuSystemPct)}, iowait ${pct(h.cpuIowaitPct)}, ` +
+    `steal ${pct(h.cpuStealPct)}; memory used ${megabytes(h.memUsedMB)}, page cache ${megabytes(h.pageCacheMB)}; ` +
+    `txbench CPU ${h.txbenchCpuPct === null ? 'n/a (another host)' : `${pct(h.txbenchCpuPct)} of a core`}`
+  );
+}
+
+/**
+ * One line per disk (or one n/a line saying why there are none), the host line when host figures
+ * were read, and monitoring's notes (a missing exporter, a disk chosen for the user).
+ */
+export function formatStorage(s: Pick<RunSummary, 'devices' | 'host' | 'monitor'>): string[] {
+  const notes = s.monitor?.notes ?? [];
+  const hasDevices = s.devices !== undefined && s.devices.length > 0;
+  const lines: string[] = [];
+  if (hasDevices) {
+    lines.push(...s.devices!.map(formatDeviceLine));
+  } else {
+    const why =
+      s.monitor === undefined ? 'not monitored' : notes.length > 0 ? notes.join('; ') : 'no disk found';
+    lines.push(`storage: n/a (${why})`);
+  }
+  if (s.host) lines.push(formatHostLine(s.host));
+  if (s.monitor !== undefined && (hasDevices || s.host)) {
+    // Without disks the notes are already the n/a line's reason.
+    const shown = hasDevices && notes.length > 0 ? `: ${notes.join('; ')}` : '';
+    lines.push(`monitored through ${s.monitor.source}${shown}`);
+  }
+  return lines;
+}

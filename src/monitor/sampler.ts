@@ -120,7 +120,7 @@ export class Sampler implements RunMonitor {
       return { span, end, next: this.intervalSpan };
     });
     const database = await this.readDatabaseInto(next);
-    return this.spanFigures(span, end, database);
+    return this.spanFigures(span, end, database, 'interval');
   }
 
   async openWindow(): Promise<void> {
@@ -136,7 +136,7 @@ export class Sampler implements RunMonitor {
     });
     if (span === undefined) throw new Error('closeWindow() without openWindow()');
     const database = await this.readDatabase();
-    const figures = this.spanFigures(span, end, database);
+    const figures = this.spanFigures(span, end, database, 'window');
     const devices: DeviceWindowFigures[] = figures.devices.map((f) => {
       const d = span.devices.get(f.name)!;
       const worst = Math.max(maxOf(d.readLatencies), maxOf(d.writeLatencies));
@@ -161,7 +161,7 @@ export class Sampler implements RunMonitor {
   private tick(): void {
     // A snapshot still running (a slow exporter, a stalled /proc read) makes this tick a skip.
     if (this.queued > 0) return;
-    void this.sample(() => undefined);
+    this.sample(() => undefined).catch(() => undefined);
   }
 
   /**
@@ -257,6 +257,7 @@ export class Sampler implements RunMonitor {
   private async readDatabaseInto(span: Span): Promise<DatabaseRead> {
     const read = await this.readDatabase();
     span.database = read.values;
+    span.databaseError = read.error;
     return read;
   }
 
@@ -269,7 +270,12 @@ export class Sampler implements RunMonitor {
     }
   }
 
-  private spanFigures(span: Span, end: SystemSnapshot | undefined, database: DatabaseRead): MonitorInterval {
+  private spanFigures(
+    span: Span,
+    end: SystemSnapshot | undefined,
+    database: DatabaseRead,
+    label: 'interval' | 'window',
+  ): MonitorInterval {
     const missing = [...this.notes];
     if (span.failures > 0) {
       const total = span.samples + span.failures;
@@ -283,11 +289,11 @@ export class Sampler implements RunMonitor {
     for (const device of this.devices) {
       const d = span.devices.get(device.name);
       if (d !== undefined && d.seconds > 0) devices.push(figuresOfDelta(d.delta, d.seconds, device));
-      const line = deviceGapLine(device.name, d, this.source.description);
+      const line = deviceGapLine(device.name, d, this.source.description, label);
       if (line !== undefined) missing.push(line);
       // A failed source has said why already; otherwise the device only just appeared.
       else if ((d === undefined || d.seconds === 0) && span.failures === 0) {
-        missing.push(`${device.name}: no figures (first seen at this span's end)`);
+        missing.push(`${device.name}: no figures (first seen at this ${label}'s end)`);
       }
     }
     let host: HostFigures | null = null;
@@ -335,7 +341,12 @@ function addCounters(sum: DiskCounters, delta: DiskCounters): void {
 }
 
 /** Why a device's figures are missing or cover only part of a span, if they are or do. */
-function deviceGapLine(name: string, d: DeviceSpan | undefined, source: string): string | undefined {
+function deviceGapLine(
+  name: string,
+  d: DeviceSpan | undefined,
+  source: string,
+  label: 'interval' | 'window',
+): string | undefined {
   if (d === undefined || (d.absent === 0 && d.resets === 0)) return undefined;
   const why = [
     d.absent > 0 ? `not among ${source}'s disks at ${d.absent} snapshot${d.absent === 1 ? '' : 's'}` : '',
@@ -344,7 +355,7 @@ function deviceGapLine(name: string, d: DeviceSpan | undefined, source: string):
     .filter(Boolean)
     .join('; ');
   return d.seconds > 0
-    ? `${name}: figures cover ${round(d.seconds, 1)} s of the span only (${why})`
+    ? `${name}: figures cover ${round(d.seconds, 1)} s of the ${label} only (${why})`
     : `${name}: no figures (${why})`;
 }
 

@@ -156,7 +156,7 @@ describe('Sampler, driven by explicit calls', () => {
     expect(gone.missing).toEqual(["vda: no figures (not among fake source's disks at 1 snapshot)"]);
     const back = await s.interval();
     expect(back.devices).toEqual([]);
-    expect(back.missing).toEqual(["vda: no figures (first seen at this span's end)"]);
+    expect(back.missing).toEqual(["vda: no figures (first seen at this interval's end)"]);
     expect((await s.interval()).devices[0]).toMatchObject({ writeIops: 200, writeLatencyMs: 2 });
   });
 
@@ -174,7 +174,7 @@ describe('Sampler, driven by explicit calls', () => {
     const w = await s.closeWindow();
     expect(w.devices[0]).toMatchObject({ writeIops: 100, writeLatencyMs: 1 });
     expect(w.missing).toEqual([
-      'vda: figures cover 1 s of the span only (counters went backwards (reset) 1 time)',
+      'vda: figures cover 1 s of the window only (counters went backwards (reset) 1 time)',
     ]);
   });
 
@@ -229,6 +229,24 @@ describe('Sampler, driven by explicit calls', () => {
       '/dev/shm is on tmpfs: no block device',
       'database counters: permission denied for pg_stat_wal',
     ]);
+  });
+
+  it('says why when only the reading at the interval start failed', async () => {
+    let call = 0;
+    const source = new ScriptedSource([snapshot(0, {}), snapshot(1000, {}), snapshot(2000, {})]);
+    const s = sampler(source, {
+      devices: [],
+      databaseCounters: async () => {
+        call += 1;
+        if (call === 1) throw new Error('connection reset');
+        return { walBytes: call * 100 };
+      },
+    });
+    await s.start();
+    const first = await s.interval();
+    expect(first.database).toBeNull();
+    expect(first.missing).toEqual(['database counters: connection reset']);
+    expect((await s.interval()).database).toEqual({ walBytes: 100 });
   });
 
   it("measures txbench's own CPU when asked", async () => {

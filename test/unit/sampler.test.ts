@@ -1,0 +1,346 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ZERO_COUNTERS } from '../../src/monitor/figures.js';
+import { counterDeltas, percentile, Sampler, type SamplerOptions } from '../../src/monitor/sampler.js';
+import type { CpuTimes, DiskCounters, SystemSnapshot, SystemSource } from '../../src/monitor/types.js';
+
+/** A cumulative state of one disk: `writes` writes of 10 kB each, `writeMs` ms spent on them. */
+const disk = (writes: number, writeMs: number, reads = 0, readMs = 0): DiskCounters => ({
+  ...ZERO_COUNTERS,
+  readsCompleted: reads,
+  readBytes: reads * 4096,
+  readMs,
+  writesCompleted: writes,
+  writtenBytes: writes * 10_000,
+  writeMs,
+  busyMs: writeMs / 2,
+  weightedMs: writeMs,
+});
+
+const cpuAt = (s: number): CpuTimes => ({
+  user: s * 0.5,
+  nice: 0,
+  system: s * 0.25,
+  idle: s * 1.25,
+  iowait: 0,
+  irq: 0,
+  softirq: 0,
+  steal: 0,
+});
+
+const snapshot = (atMs: number, disks: Record<string, DiskCounters>): SystemSnapshot => ({
+  atMs,
+  disks: new Map(Object.entries(disks)),
+  cpu: cpuAt(atMs / 1000),
+  cpus: 2,
+  memory: { usedMB: 1000, pageCacheMB: 200 },
+});
+
+/** Gives the scripted snapshots in turn (an Error entry is thrown), then repeats the last. */
+class ScriptedSource implements SystemSource {
+  readonly description = 'fake source';
+  calls = 0;
+  constructor(private readonly script: readonly (SystemSnapshot | Error)[]) {}
+  async snapshot(): Promise<SystemSnapshot> {
+    const next = this.script[Math.min(this.calls, this.script.length - 1)]!;
+    this.calls += 1;
+    if (next instanceof Error) throw next;
+    return next;
+  }
+}
+
+const sampler = (source: SystemSource, options: Partial<SamplerOptions> = {}): Sampler =>
+  new Sampler({
+    source,
+    devices: [{ name: 'vda', role: 'data+log' }],
+    measureOwnCpu: false,
+    periodMs: 1000,
+    ...options,
+  });
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('Sampler, driven by explicit calls', () => {
+  it('gives each interval its own figures and the window its averages and per-second percentiles', async () => {
+    const source = new ScriptedSource([
+      snapshot(0, { vda: disk(1000, 500) }), // start
+      snapshot(1000, { vda: disk(1100, 550) }), // openWindow (before the window: left out of it)
+      snapshot(2000, { vda: disk(1200, 600) }), // interval: 100 writes at 0.5 ms
+      snapshot(3000, { vda: disk(1400, 1000) }), // interval: 200 writes at 2 ms
+      snapshot(4000, { vda: disk(1500, 1100) }), // closeWindow: 100 writes at 1 ms
+    ]);
+    const s = sampler(source);
+    await s.start();
+    await s.openWindow();
+    const first = await s.interval();
+    expect(first.devices).toEqual([
+      {
+        name: 'vda',
+        role: 'data+log',
+        readIops: 0,
+        writeIops: 100,
+        readMBps: 0,
+        writeMBps: 1,
+        readLatencyMs: null,
+        writeLatencyMs: 0.5,
+        queueDepth: 0.05,
+        busyPct: 2.5,
+      },
+    ]);
+    expect(first.host).toEqual({
+      cpuUserPct: 25,
+      cpuSystemPct: 12.5,
+      cpuIowaitPct: 0,
+      cpuStealPct: 0,
+      memUsedMB: 1000,
+      pageCacheMB: 200,
+      txbenchCpuPct: null,
+    });
+    expect(first.missing).toEqual([]);
+    expect((await s.interval()).devices[0]).toMatchObject({ writeIops: 200, writeLatencyMs: 2 });
+    const window = await s.closeWindow();
+    expect(window.devices).toEqual([
+      {
+        name: 'vda',
+        role: 'data+log',
+        readIops: 0,
+        writeIops: 133.3,
+        readMBps: 0,
+        writeMBps: 1.333,
+        readLatencyMs: null,
+        writeLatencyMs: 1.375,
+        queueDepth: 0.183,
+        busyPct: 9.2,
+        readLatencyMsP50: null,
+        readLatencyMsP99: null,
+        writeLatencyMsP50: 1,
+        writeLatencyMsP99: 2,
+        latencyMsMax: 2,
+      },
+    ]);
+    expect(window.missing).toEqual([]);
+    await s.stop();
+  });
+
+  it('leaves out a second cut short by an edge from the percentiles, not from the averages', async () => {
+    const source = new ScriptedSource([
+      snapshot(0, { vda: disk(0, 0) }),
+      snapshot(1000, { vda: disk(0, 0) }), // openWindow
+      snapshot(2000, { vda: disk(100, 100) }), // a full second at 1 ms
+      snapshot(2100, { vda: disk(101, 150) }), // 0.1 s, one write at 50 ms
+    ]);
+    const s = sampler(source);
+    await s.start();
+    await s.openWindow();
+    await s.interval();
+    const w = await s.closeWindow();
+    expect(w.devices[0]).toMatchObject({ writeLatencyMsP99: 1, latencyMsMax: 1 });
+    expect(w.devices[0]?.writeLatencyMs).toBeCloseTo(150 / 101, 3);
+    expect(w.devices[0]?.writeIops).toBeCloseTo(101 / 1.1, 1);
+  });
+
+  it('reports a device that vanishes mid-interval as missing for the steps it missed', async () => {
+    const source = new ScriptedSource([
+      snapshot(0, { vda: disk(0, 0) }),
+      snapshot(1000, { vda: disk(100, 100) }), // a timer tick would take these; interval() does here
+      snapshot(2000, {}), // gone
+      snapshot(3000, { vda: disk(5, 5) }), // back, counters restarted: counts from here
+      snapshot(4000, { vda: disk(205, 405) }),
+    ]);
+    const s = sampler(source);
+    await s.start();
+    expect((await s.interval()).devices[0]).toMatchObject({ writeIops: 100 });
+    const gone = await s.interval();
+    expect(gone.devices).toEqual([]);
+    expect(gone.missing).toEqual(["vda: no figures (not among fake source's disks at 1 snapshot)"]);
+    const back = await s.interval();
+    expect(back.devices).toEqual([]);
+    expect(back.missing).toEqual(["vda: no figures (first seen at this interval's end)"]);
+    expect((await s.interval()).devices[0]).toMatchObject({ writeIops: 200, writeLatencyMs: 2 });
+  });
+
+  it('skips a step whose counters went backwards instead of giving a negative rate', async () => {
+    const source = new ScriptedSource([
+      snapshot(0, { vda: disk(1000, 1000) }),
+      snapshot(1000, { vda: disk(1100, 1100) }),
+      snapshot(2000, { vda: disk(50, 25) }), // reset between the two
+      snapshot(3000, { vda: disk(150, 125) }),
+    ]);
+    const s = sampler(source);
+    await s.start();
+    await s.openWindow();
+    await s.interval();
+    const w = await s.closeWindow();
+    expect(w.devices[0]).toMatchObject({ writeIops: 100, writeLatencyMs: 1 });
+    expect(w.missing).toEqual([
+      'vda: figures cover 1 s of the window only (counters went backwards (reset) 1 time)',
+    ]);
+  });
+
+  it('gives one missing line when the source fails, and goes on', async () => {
+    const source = new ScriptedSource([
+      snapshot(0, { vda: disk(0, 0) }),
+      new Error('connect ECONNREFUSED 127.0.0.1:9100'),
+      snapshot(2000, { vda: disk(200, 200) }),
+    ]);
+    const s = sampler(source);
+    await s.start();
+    const failed = await s.interval();
+    expect(failed).toEqual({
+      devices: [],
+      host: null,
+      database: null,
+      missing: ['fake source unreachable: connect ECONNREFUSED 127.0.0.1:9100'],
+    });
+    const after = await s.interval();
+    expect(after.devices[0]).toMatchObject({ writeIops: 100, writeLatencyMs: 1 });
+    expect(after.host).not.toBeNull();
+    expect(after.missing).toEqual([]);
+  });
+
+  it('gives the database counters growth per interval, a reset counting from zero', async () => {
+    const values = [
+      { walBytes: 1000, checkpoints: 1 },
+      { walBytes: 5000, checkpoints: 2 },
+      { walBytes: 300, checkpoints: 2 },
+    ];
+    let call = 0;
+    const source = new ScriptedSource([snapshot(0, {}), snapshot(1000, {}), snapshot(2000, {})]);
+    const s = sampler(source, { devices: [], databaseCounters: async () => values[call++] });
+    await s.start();
+    expect((await s.interval()).database).toEqual({ walBytes: 4000, checkpoints: 1 });
+    expect((await s.interval()).database).toEqual({ walBytes: 300, checkpoints: 0 });
+  });
+
+  it('says why database figures are missing when the dialect fails', async () => {
+    const source = new ScriptedSource([snapshot(0, {}), snapshot(1000, {})]);
+    const s = sampler(source, {
+      devices: [],
+      notes: ['/dev/shm is on tmpfs: no block device'],
+      databaseCounters: async () => {
+        throw new Error('permission denied for pg_stat_wal');
+      },
+    });
+    await s.start();
+    const i = await s.interval();
+    expect(i.database).toBeNull();
+    expect(i.missing).toEqual([
+      '/dev/shm is on tmpfs: no block device',
+      'database counters: permission denied for pg_stat_wal',
+    ]);
+  });
+
+  it('says why when only the reading at the interval start failed', async () => {
+    let call = 0;
+    const source = new ScriptedSource([snapshot(0, {}), snapshot(1000, {}), snapshot(2000, {})]);
+    const s = sampler(source, {
+      devices: [],
+      databaseCounters: async () => {
+        call += 1;
+        if (call === 1) throw new Error('connection reset');
+        return { walBytes: call * 100 };
+      },
+    });
+    await s.start();
+    const first = await s.interval();
+    expect(first.database).toBeNull();
+    expect(first.missing).toEqual(['database counters: connection reset']);
+    expect((await s.interval()).database).toEqual({ walBytes: 100 });
+  });
+
+  it("measures txbench's own CPU when asked", async () => {
+    const source = new ScriptedSource([snapshot(0, {}), snapshot(1000, {})]);
+    const s = sampler(source, { devices: [], measureOwnCpu: true });
+    await s.start();
+    const spin = Date.now() + 30;
+    while (Date.now() < spin);
+    const pct = (await s.interval()).host?.txbenchCpuPct;
+    expect(pct).toBeGreaterThan(0);
+  });
+
+  it('refuses closeWindow without openWindow', async () => {
+    const s = sampler(new ScriptedSource([snapshot(0, {})]));
+    await s.start();
+    await expect(s.closeWindow()).rejects.toThrow(/openWindow/);
+  });
+});
+
+describe('Sampler, driven by its timer', () => {
+  it('samples every period in the background and feeds the window each second', async () => {
+    vi.useFakeTimers();
+    const script = [0, 1, 2, 3, 4, 5].map((i) => snapshot(i * 1000, { vda: disk(i * 100, i * i * 100) }));
+    const source = new ScriptedSource(script);
+    const s = sampler(source);
+    await s.start();
+    await s.openWindow(); // script[1]
+    await vi.advanceTimersByTimeAsync(3000); // script[2..4]
+    expect(source.calls).toBe(5);
+    const w = await s.closeWindow(); // script[5]
+    // Per second: 100 writes each, at 3, 5, 7, 9 ms.
+    expect(w.devices[0]).toMatchObject({ writeIops: 100, writeLatencyMs: 6, writeLatencyMsP50: 5 });
+    expect(w.devices[0]).toMatchObject({ writeLatencyMsP99: 9, latencyMsMax: 9 });
+    await s.stop();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(source.calls).toBe(6);
+  });
+
+  it('skips ticks while a slow snapshot runs rather than piling them up', async () => {
+    vi.useFakeTimers();
+    let release: () => void = () => undefined;
+    let calls = 0;
+    const source: SystemSource = {
+      description: 'slow source',
+      snapshot: async () => {
+        calls += 1;
+        if (calls === 2) await new Promise<void>((resolve) => (release = resolve));
+        return snapshot(calls * 1000, {});
+      },
+    };
+    const s = sampler(source, { devices: [] });
+    await s.start();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(calls).toBe(2);
+    release();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(calls).toBe(3);
+    await s.stop();
+  });
+
+  it('never throws from its timer when the source fails, and counts the failures', async () => {
+    vi.useFakeTimers();
+    const down = new Error('socket hang up');
+    const source = new ScriptedSource([
+      snapshot(0, { vda: disk(0, 0) }),
+      down,
+      down,
+      down,
+      snapshot(4000, {}),
+    ]);
+    const s = sampler(source);
+    await s.start();
+    await vi.advanceTimersByTimeAsync(3000);
+    const i = await s.interval();
+    expect(i.missing).toEqual([
+      'fake source: 3 of 4 snapshots failed (socket hang up)',
+      "vda: no figures (not among fake source's disks at 1 snapshot)",
+    ]);
+    await s.stop();
+  });
+});
+
+describe('percentile and counterDeltas', () => {
+  it('takes the nearest rank of the sorted values', () => {
+    const v = [5, 1, 4, 2, 3];
+    expect(percentile(v, 50)).toBe(3);
+    expect(percentile(v, 99)).toBe(5);
+    expect(percentile(v, 0)).toBe(1);
+    expect(percentile([], 50)).toBeNull();
+    const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(hundred, 99)).toBe(99);
+  });
+
+  it('gives growth of the counters both readings have', () => {
+    expect(counterDeltas({ a: 1, b: 10 }, { a: 4, b: 3, c: 7 })).toEqual({ a: 3, b: 3 });
+  });
+});

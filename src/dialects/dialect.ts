@@ -78,6 +78,12 @@ export interface Dialect {
   settings?(db: Db): Promise<Record<string, string>>;
   /** Where the server keeps its data, when it says (to find the device under test). */
   dataDirectory?(db: Db): Promise<string | undefined>;
+  /**
+   * The server's own cumulative I/O counters (WAL or redo bytes, blocks read, checkpoints…), by
+   * camelCase name with the unit in it; each dialect documents its names. Monitoring differences
+   * two readings per interval. A counter the server does not have is left out; a failed read throws.
+   */
+  ioCounters?(db: Db): Promise<Record<string, number>>;
   /** Changes a server setting for a sweep; says whether a restart is needed for it to apply. */
   applySetting?(db: Db, name: string, value: string): Promise<'applied' | 'restart'>;
 }

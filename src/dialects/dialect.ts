@@ -83,6 +83,12 @@ export interface Dialect {
    * path exists here: it may be on another device than the data, and then both are watched.
    */
   logDirectory?(db: Db): Promise<string | undefined>;
+  /**
+   * The server's own cumulative I/O counters (WAL or redo bytes, blocks read, checkpoints…), by
+   * camelCase name with the unit in it; each dialect documents its names. Monitoring differences
+   * two readings per interval. A counter the server does not have is left out; a failed read throws.
+   */
+  ioCounters?(db: Db): Promise<Record<string, number>>;
   /** Changes a server setting for a sweep; says whether a restart is needed for it to apply. */
   applySetting?(db: Db, name: string, value: string): Promise<'applied' | 'restart'>;
 }

@@ -21,6 +21,7 @@ import {
   type MssqlTypeSpec,
 } from './driver.js';
 import { classifyMssqlError } from './errors.js';
+import { mssqlIoCounters } from './io-counters.js';
 
 /** The SQL Server spellings of what the checks and metadata need. */
 export const mssqlFlavor: SqlFlavor = {
@@ -226,4 +227,5 @@ export const mssqlDialect: Dialect = {
     );
     return 'applied';
   },
+  ioCounters: mssqlIoCounters,
 };

@@ -2,6 +2,7 @@ import { joinedTransaction, type Db, type Dialect, type Row, type SqlFlavor } fr
 import { openMysqlBulkLoader } from './bulk.js';
 import { connectChecked, type Pool } from './connect.js';
 import { classifyMysqlError, parseServerVersion } from './errors.js';
+import { mysqlIoCounters } from './io-counters.js';
 import { applyMysqlSetting, mysqlDataDirectory, mysqlLogDirectory, mysqlSettings } from './settings.js';
 
 /** A Db over a mysql2 pool: text protocol, `?` placeholders filled in by the driver. */
@@ -80,4 +81,5 @@ export const mysqlDialect: Dialect = {
   dataDirectory: mysqlDataDirectory,
   logDirectory: mysqlLogDirectory,
   applySetting: applyMysqlSetting,
+  ioCounters: mysqlIoCounters,
 };

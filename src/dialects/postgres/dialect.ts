@@ -7,6 +7,7 @@ import { realpathOrAsGiven } from '../../util/paths.js';
 import { joinedTransaction, type BulkLoader, type Db, type Dialect, type Row } from '../dialect.js';
 import { connect, connectChecked, type Sql } from './connect.js';
 import { classifyPostgresError } from './errors.js';
+import { postgresIoCounters } from './io-counters.js';
 
 /** A Db over a postgres.js pool; a transaction holds one of its connections (`sql.begin`). */
 export function postgresDb(sql: Sql): Db {
@@ -109,6 +110,7 @@ export const postgresDialect: Dialect = {
     await db.query('select pg_reload_conf()');
     return 'applied';
   },
+  ioCounters: postgresIoCounters,
   async serverTransactions(db) {
     try {
       const [row] = await db.query<{ n: string }>(

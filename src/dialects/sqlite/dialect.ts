@@ -15,6 +15,7 @@ import {
 import { parseCopyText } from './copy-text.js';
 import { closeSqlite, openSqlite, type OpenedSqlite } from './connect.js';
 import { classifySqliteError } from './errors.js';
+import { sqliteIoCounters } from './io-counters.js';
 
 /** A Db over one connection. Statements that return rows (SELECT, PRAGMA, RETURNING) give them. */
 export function sqliteDb(opened: OpenedSqlite): Db {
@@ -168,6 +169,7 @@ export const sqliteDialect: Dialect = {
     const file = rows.find((r) => r.name === 'main')?.file;
     return file ? path.dirname(file) : undefined;
   },
+  ioCounters: sqliteIoCounters,
 };
 
 /** What decides SQLite's speed and durability, as this connection (and the run's) has them. */

@@ -8,6 +8,8 @@ import { drainWarning, formatInterval, formatRunHeader } from '../report/run-sum
 import { RunDirectory, writeJson } from '../results/run-dir.js';
 import { TpccRun, type RunListener, type RunOptions, type RunReport } from '../run/tpcc-run.js';
 import type { Target } from '../targets/target.js';
+import { startMetricsServer, type MetricsServer } from '../report/prometheus.js';
+import type { MetricsEndpoint } from './monitor-flags.js';
 import { loadTpcc } from '../workloads/tpcc/loader.js';
 import { schemaStateAt } from '../workloads/tpcc/meta.js';
 
@@ -36,6 +38,7 @@ export function progressListener(prefix: string, runDir?: RunDirectory): RunList
   const live = process.stderr.isTTY === true && prefix === '';
   return {
     onStart: (config) => console.error(`${prefix}${formatRunHeader(config)}`),
+    onWarning: (message) => console.error(`${prefix}warning: ${message}`),
     onPhase: (phase) => {
       if (live) process.stderr.write('\n');
       if (phase !== 'done') console.error(`${prefix}-- ${phase}`);
@@ -75,7 +78,31 @@ export async function withInterrupt<T>(runs: () => readonly TpccRun[], body: () 
 
 /** One measurement on one target. */
 export function newRun(target: Target, options: RunOptions, listener: RunListener): TpccRun {
-  return new TpccRun(target.url, target.spec.label, { ...options, dataDir: target.dataDir }, listener);
+  const monitoring = { nodeExporter: target.spec.nodeExporter, device: target.spec.device };
+  return new TpccRun(
+    target.url,
+    target.spec.label,
+    { ...options, dataDir: target.dataDir, monitoring },
+    listener,
+  );
+}
+
+/**
+ * Serves the live run for Prometheus while `body` runs (--metrics-port). Started before anything
+ * else, so a port in use is one line and exit 2 before any load or run begins.
+ */
+export async function withMetricsServer<T>(
+  endpoint: MetricsEndpoint | undefined,
+  body: (server: MetricsServer | undefined) => Promise<T>,
+): Promise<T> {
+  if (endpoint === undefined) return body(undefined);
+  const server = await startMetricsServer(endpoint);
+  console.error(`metrics for Prometheus: ${server.url}`);
+  try {
+    return await body(server);
+  } finally {
+    await server.close().catch(() => undefined);
+  }
 }
 
 /** A report without its encoded histograms (for --json and nested reports). */

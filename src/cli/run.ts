@@ -20,6 +20,7 @@ import {
   progressListener,
   saveResults,
   withInterrupt,
+  withMetricsServer,
   withoutHistograms,
 } from './run-session.js';
 import { targetOptionsFrom, withTargets } from './target.js';
@@ -166,22 +167,25 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   const options = parseRunOptions(values);
   const list = targetOptionsFrom(argv);
-  return withTargets(list, { create: true }, async (targets) => {
-    for (const t of targets) await loadIfEmpty(t, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
-    const runDir = await RunDirectory.create(values.out ?? 'results', new Date());
-    const reports =
-      targets.length === 1
-        ? [await runOne(targets[0]!, options, runDir, values.json)]
-        : await runMany(targets, options, runDir, values.json);
-    const code = exitCodeOf(reports);
-    if (code !== ExitCode.ok || !values.check) return code;
-    let failed = false;
-    for (const t of targets) {
-      const results = await checkDatabase(t.url, false);
-      console.log(`${targets.length > 1 ? `${t.spec.label}: ` : ''}${formatCheckResults(results)}`);
-      failed ||= !results.every((r) => r.pass);
-    }
-    return failed ? ExitCode.checkFailed : ExitCode.ok;
+  return withMetricsServer(options.metrics, (metricsServer) => {
+    options.metricsServer = metricsServer;
+    return withTargets(list, { create: true }, async (targets) => {
+      for (const t of targets) await loadIfEmpty(t, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
+      const runDir = await RunDirectory.create(values.out ?? 'results', new Date());
+      const reports =
+        targets.length === 1
+          ? [await runOne(targets[0]!, options, runDir, values.json)]
+          : await runMany(targets, options, runDir, values.json);
+      const code = exitCodeOf(reports);
+      if (code !== ExitCode.ok || !values.check) return code;
+      let failed = false;
+      for (const t of targets) {
+        const results = await checkDatabase(t.url, false);
+        console.log(`${targets.length > 1 ? `${t.spec.label}: ` : ''}${formatCheckResults(results)}`);
+        failed ||= !results.every((r) => r.pass);
+      }
+      return failed ? ExitCode.checkFailed : ExitCode.ok;
+    });
   });
 }
 

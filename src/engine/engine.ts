@@ -75,6 +75,11 @@ export interface IntervalStats {
   phase: Phase;
   seconds: number;
   perType: { count: number; errors: number; avgMs: number; p90Ms: number }[];
+  /**
+   * Each type's response times over the interval (µs). Valid only while the event is being
+   * delivered: the engine resets them right after, so a listener that keeps one must copy it.
+   */
+  histograms: readonly Histogram[];
 }
 
 export interface EngineResult<C extends Counters> {
@@ -530,13 +535,20 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
           ? Math.min(s.histogram.getValueAtPercentile(90), s.histogram.maxValue) / 1000
           : 0,
     }));
+    const histograms = this.intervalStats.map((s) => s.histogram);
+    this.emit('interval', {
+      atS: (now - this.startedAt) / 1000,
+      phase: this.phase,
+      seconds,
+      perType,
+      histograms,
+    });
     for (const s of this.intervalStats) {
       s.count = 0;
       s.errors = 0;
       s.retries = 0;
       s.histogram.reset();
     }
-    this.emit('interval', { atS: (now - this.startedAt) / 1000, phase: this.phase, seconds, perType });
   }
 }
 

@@ -50,6 +50,11 @@ export interface MetricsServer {
     perType: Readonly<Record<string, TypeInterval>>,
     monitor?: MonitorInterval,
   ): void;
+  /**
+   * What monitoring saw over an interval, when it arrives after the interval's transactions (the
+   * run samples the disks asynchronously, after the histograms were handed over and reset).
+   */
+  recordMonitor(target: string, monitor: MonitorInterval): void;
   setTerminals(target: string, terminals: number): void;
   close(): Promise<void>;
 }
@@ -142,10 +147,12 @@ class LiveMetrics {
       this.transactions.inc({ target, type, outcome: 'error' }, t.errors);
       this.responseTime.add({ target, type }, t.histogram);
     }
-    if (monitor !== undefined) {
-      this.recordDevices(target, monitor.devices);
-      this.recordHost(target, monitor.host);
-    }
+    if (monitor !== undefined) this.recordMonitor(target, monitor);
+  }
+
+  recordMonitor(target: string, monitor: MonitorInterval): void {
+    this.recordDevices(target, monitor.devices);
+    this.recordHost(target, monitor.host);
   }
 
   setTerminals(target: string, terminals: number): void {
@@ -208,6 +215,7 @@ export async function startMetricsServer(options: { host: string; port: number }
   return {
     url: `http://${host}:${port}/metrics`,
     recordInterval: (target, perType, monitor) => metrics.recordInterval(target, perType, monitor),
+    recordMonitor: (target, monitor) => metrics.recordMonitor(target, monitor),
     setTerminals: (target, terminals) => metrics.setTerminals(target, terminals),
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -16,7 +16,10 @@ import {
   type RunStatus,
 } from '../engine/engine.js';
 import { describeEnvironment, type RunEnvironment } from './environment.js';
-import { encodeHistogram } from '../metrics/histogram.js';
+import { startTargetMonitor, type MonitoringOptions, type TargetMonitor } from './monitoring.js';
+import type { MonitorInterval, MonitorWindow } from '../monitor/types.js';
+import type { MetricsServer } from '../report/prometheus.js';
+import { encodeHistogram, type Histogram } from '../metrics/histogram.js';
 import { UsageError } from '../errors.js';
 import { tpccDialectFor } from '../workloads/tpcc/tpcc-dialect.js';
 import type { TpccDialect, TpccExecutor } from '../workloads/tpcc/tpcc-types.js';
@@ -67,6 +70,12 @@ export interface RunOptions {
    * run's, so this run reports none (summary.clientCpu null) and the caller measures it once.
    */
   otherTargetsInProcess?: boolean | undefined;
+  /** Watch the disks, host and database while running (off with --no-monitor). Default on. */
+  monitor?: boolean | undefined;
+  /** Where and what to watch: a node_exporter, a named disk. */
+  monitoring?: Pick<MonitoringOptions, 'nodeExporter' | 'device'> | undefined;
+  /** The live Prometheus endpoint, shared by every target of the process. */
+  metricsServer?: MetricsServer | undefined;
 }
 
 interface MeasureContext {
@@ -74,6 +83,8 @@ interface MeasureContext {
   monitor: Db;
   executor: TpccExecutor;
   config: RunConfig;
+  /** What watches the disks, host and database; undefined with --no-monitor. */
+  watch: TargetMonitor | undefined;
 }
 
 interface Measured {
@@ -96,6 +107,11 @@ export interface IntervalRecord {
   tps: number;
   tpmC: number;
   perType: Record<string, { count: number; errors: number; avgMs: number; p90Ms: number }>;
+  /** What monitoring saw over the interval (absent with --no-monitor). */
+  devices?: MonitorInterval['devices'] | undefined;
+  host?: MonitorInterval['host'] | undefined;
+  database?: MonitorInterval['database'] | undefined;
+  missing?: MonitorInterval['missing'] | undefined;
 }
 
 export interface RunConfig {
@@ -153,6 +169,8 @@ export interface RunListener {
   ready?(): Promise<void>;
   onPhase?(phase: Phase | 'precondition'): void;
   onInterval?(interval: IntervalRecord): void;
+  /** A one-line warning worth showing once (a disk that cannot be watched, an unreachable exporter). */
+  onWarning?(message: string): void;
 }
 
 export const DISCLAIMER =
@@ -180,6 +198,7 @@ export class TpccRun {
     const tpcc = await tpccDialectFor(this.url);
     const monitor = await tpcc.dialect.connect(this.url, { max: 1 });
     let executor: TpccExecutor | undefined;
+    let watch: TargetMonitor | undefined;
     try {
       const config = await this.resolveConfig(tpcc, monitor);
       executor = await tpcc.openExecutor(
@@ -193,11 +212,19 @@ export class TpccRun {
         url: this.url,
         localDataDir: this.options.dataDir,
       });
+      if (this.options.monitor !== false) {
+        watch = await startTargetMonitor(tpcc.dialect, monitor, environment, {
+          ...this.options.monitoring,
+          localDataDir: this.options.dataDir,
+        });
+        for (const note of watch.description.notes) this.listener.onWarning?.(note);
+      }
+      this.options.metricsServer?.setTerminals(this.label, config.terminals);
       // Several targets start their terminals together: each waits here until all are ready.
       await this.listener.ready?.();
       const startedAt = new Date();
       const idsBefore = await sumNextOrderIds(monitor, config.loadedWarehouses);
-      const ctx: MeasureContext = { tpcc, monitor, executor, config };
+      const ctx: MeasureContext = { tpcc, monitor, executor, config, watch };
       let precondition: PreconditionReport | undefined;
       let main: Measured;
       const preconditionMs = this.options.preconditionMs ?? 0;
@@ -258,6 +285,7 @@ export class TpccRun {
         histograms,
       };
     } finally {
+      await watch?.monitor.stop().catch(() => undefined);
       await executor?.close().catch(() => undefined);
       await monitor.close().catch(() => undefined);
     }
@@ -269,7 +297,7 @@ export class TpccRun {
     phases: { warmupMs: number; durationMs: number; rampMs: number },
     round: number,
   ): Promise<Measured> {
-    const { tpcc, monitor, executor, config } = ctx;
+    const { tpcc, monitor, executor, config, watch } = ctx;
     const engine = new Engine<TpccCounters>(
       {
         terminals: config.terminals,
@@ -297,13 +325,18 @@ export class TpccRun {
     const ownCpu = this.options.otherTargetsInProcess !== true;
     let cpuStart = cpuUsage();
     let cpuEnd = cpuStart;
+    let watched: Promise<MonitorWindow | undefined> = Promise.resolve(undefined);
+    // Intervals reach the listener in order, each once its monitoring figures are in.
+    let delivered: Promise<void> = Promise.resolve();
     engine.on('phase', (phase) => {
       if (phase === 'measure') {
+        if (watch) void watch.monitor.openWindow().catch(() => undefined);
         cpuStart = cpuUsage();
         nextIdsStart = sumNextOrderIds(monitor, config.warehouses);
         serverTxStart = tpcc.dialect.serverTransactions(monitor);
       } else if (phase === 'drain') {
         cpuEnd = cpuUsage(cpuStart);
+        if (watch) watched = watch.monitor.closeWindow().catch(() => undefined);
         nextIdsEnd = sumNextOrderIds(monitor, config.warehouses);
         serverTxEnd = tpcc.dialect.serverTransactions(monitor);
       }
@@ -312,12 +345,33 @@ export class TpccRun {
     engine.on('interval', (stats) => {
       const record = intervalRecord(stats, label);
       if (stats.phase === 'measure') intervals.push(record);
-      this.listener.onInterval?.(record);
+      this.options.metricsServer?.recordInterval(this.label, perTypeOf(stats));
+      const sampled = watch?.monitor.interval();
+      delivered = delivered.then(async () => {
+        if (sampled) {
+          const figures = await sampled.catch((err: unknown) => ({
+            devices: [],
+            host: null,
+            database: null,
+            missing: [`monitoring: ${err instanceof Error ? err.message : String(err)}`],
+          }));
+          Object.assign(record, figures);
+          this.options.metricsServer?.recordMonitor(this.label, figures);
+        }
+        this.listener.onInterval?.(record);
+      });
     });
     this.engine = engine;
     if (this.stopRequested) engine.stop('interrupted', 'interrupted by the user');
     const result = await engine.run();
-    const [ids0, ids1, tx0, tx1] = await Promise.all([nextIdsStart, nextIdsEnd, serverTxStart, serverTxEnd]);
+    const [ids0, ids1, tx0, tx1, window] = await Promise.all([
+      nextIdsStart,
+      nextIdsEnd,
+      serverTxStart,
+      serverTxEnd,
+      watched,
+    ]);
+    await delivered;
     const summary = summarize({
       engine: result,
       warehouses: config.warehouses,
@@ -332,6 +386,15 @@ export class TpccRun {
           ? { userUs: cpuEnd.user, systemUs: cpuEnd.system }
           : { userUs: 0, systemUs: 0 },
     });
+    if (watch) {
+      summary.devices = window?.devices ?? [];
+      summary.host = window?.host ?? null;
+      summary.database = window?.database ?? null;
+      summary.monitor = {
+        source: watch.description.source,
+        notes: [...watch.description.notes, ...(window?.missing ?? [])],
+      };
+    }
     return { result, summary, intervals };
   }
 
@@ -410,6 +473,18 @@ function intervalRecord(stats: IntervalStats, label?: 'precondition'): IntervalR
     tpmC: Math.floor((newOrders * 60) / stats.seconds),
     perType,
   };
+}
+
+/** The interval's counts and response-time histograms by transaction key, for the metrics endpoint. */
+function perTypeOf(
+  stats: IntervalStats,
+): Record<string, { count: number; errors: number; histogram: Histogram }> {
+  const out: Record<string, { count: number; errors: number; histogram: Histogram }> = {};
+  TPCC_TRANSACTIONS.forEach((t, i) => {
+    const s = stats.perType[i]!;
+    out[t.key] = { count: s.count, errors: s.errors, histogram: stats.histograms[i]! };
+  });
+  return out;
 }
 
 /** Committed New-Orders so far, as the spec's NOPM counts them: sum(D_NEXT_O_ID) over active warehouses. */

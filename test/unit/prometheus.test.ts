@@ -5,7 +5,7 @@
  * (cumulative, monotonic, ending in _count), and the one-line error for a port in use.
  */
 import net from 'node:net';
-import parsePrometheusTextFormat, { type ParsedFamily } from 'parse-prometheus-text-format';
+import parsePrometheusTextFormat, { type PrometheusFamily } from 'parse-prometheus-text-format';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { newHistogram, recordUs, type Histogram } from '../../src/metrics/histogram.js';
@@ -73,16 +73,16 @@ const MONITOR_2: MonitorInterval = {
   host: { ...MONITOR_1.host!, cpuUserPct: 35, txbenchCpuPct: null },
 };
 
-function family(families: readonly ParsedFamily[], name: string): ParsedFamily {
+function family(families: readonly PrometheusFamily[], name: string): PrometheusFamily {
   const found = families.find((f) => f.name === name);
   if (found === undefined) throw new Error(`no metric family ${name}`);
   return found;
 }
 
 function sample(
-  f: ParsedFamily,
+  f: PrometheusFamily,
   labels: Record<string, string>,
-): ParsedFamily['metrics'][number] | undefined {
+): PrometheusFamily['metrics'][number] | undefined {
   return f.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v));
 }
 
@@ -91,7 +91,7 @@ function sample(
  * 1.1.1 merges the buckets of every series of a labelled histogram into one and drops their _sum
  * and _count, so each series is handed to it alone, its labels other than `le` removed.
  */
-function histogramSeries(text: string, name: string, labels: Record<string, string>): ParsedFamily {
+function histogramSeries(text: string, name: string, labels: Record<string, string>): PrometheusFamily {
   const own = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
   const lines = text.split('\n').filter((line) => {
     if (line === `# HELP ${name}` || line.startsWith(`# HELP ${name} `) || line.startsWith(`# TYPE ${name} `))
@@ -106,7 +106,7 @@ function histogramSeries(text: string, name: string, labels: Record<string, stri
   return family(parsePrometheusTextFormat(`${stripped.join('\n')}\n`), name);
 }
 
-function valueOf(f: ParsedFamily, labels: Record<string, string>): number | undefined {
+function valueOf(f: PrometheusFamily, labels: Record<string, string>): number | undefined {
   const s = sample(f, labels);
   return s?.value === undefined ? undefined : Number(s.value);
 }

@@ -1,0 +1,131 @@
+/**
+ * Sets up what watches one target while it runs: which source (this machine's /proc, or the
+ * database host's node_exporter), which disks (those under the data and log directories, or the one
+ * the user named, or the exporter's busiest), and the database's own I/O counters. Knows no
+ * workload: any run path hands it a dialect, a connection and the environment it described.
+ */
+import type { Db, Dialect } from '../dialects/dialect.js';
+import { watchedDevicesFor, type StoragePath } from '../monitor/block-devices.js';
+import { LocalSource } from '../monitor/local-source.js';
+import { busiestDisk, NodeExporterSource, requireDisk } from '../monitor/node-exporter.js';
+import { Sampler } from '../monitor/sampler.js';
+import type { RunMonitor, SystemSnapshot, SystemSource, WatchedDevice } from '../monitor/types.js';
+import { embeddedStoragePaths } from '../targets/embedded.js';
+import type { RunEnvironment } from './environment.js';
+
+export interface MonitoringOptions {
+  /** The database host's node_exporter; without it, this machine's /proc. */
+  nodeExporter?: string | undefined;
+  /** A disk named by the user (kernel name) instead of the ones found under the data and log. */
+  device?: string | undefined;
+  /** The embedded server's data directory. */
+  localDataDir?: string | undefined;
+}
+
+/** What the reports say about how the target was watched. */
+export interface MonitorDescription {
+  source: string;
+  notes: string[];
+}
+
+export interface TargetMonitor {
+  monitor: RunMonitor;
+  description: MonitorDescription;
+}
+
+/** How long the busiest disk is looked for when a node_exporter target names none. */
+const BUSIEST_PROBE_MS = 1000;
+
+export async function startTargetMonitor(
+  dialect: Dialect,
+  db: Db,
+  environment: RunEnvironment,
+  options: MonitoringOptions,
+): Promise<TargetMonitor> {
+  const notes: string[] = [];
+  let source: SystemSource;
+  let devices: WatchedDevice[];
+  if (options.nodeExporter !== undefined) {
+    const exporter = new NodeExporterSource(options.nodeExporter, {
+      devices: options.device === undefined ? [] : [options.device],
+    });
+    source = exporter;
+    devices = await exporterDevices(exporter, options.device, notes);
+  } else {
+    source = new LocalSource();
+    devices = await localDevices(dialect, db, environment, options, notes);
+  }
+  const ioCounters = dialect.ioCounters?.bind(dialect);
+  const monitor = new Sampler({
+    source,
+    devices,
+    databaseCounters: ioCounters ? () => ioCounters(db) : undefined,
+    // txbench's own CPU is this machine's: a remote host's figures are the database's alone.
+    measureOwnCpu: options.nodeExporter === undefined,
+    notes,
+  });
+  await monitor.start();
+  return { monitor, description: { source: source.description, notes } };
+}
+
+/** The disks under the data and log directories, when they are on this machine. */
+async function localDevices(
+  dialect: Dialect,
+  db: Db,
+  environment: RunEnvironment,
+  options: MonitoringOptions,
+  notes: string[],
+): Promise<WatchedDevice[]> {
+  if (options.device !== undefined) return [{ name: options.device, role: 'data+log' }];
+  if (environment.device.kind === 'remote') {
+    notes.push(
+      `the database is not on this machine (${environment.device.reason}): no disk figures; give --node-exporter URL for its host's`,
+    );
+    return [];
+  }
+  const paths: StoragePath[] =
+    options.localDataDir !== undefined
+      ? embeddedStoragePaths(options.localDataDir)
+      : [{ role: 'data', path: environment.device.path }];
+  if (options.localDataDir === undefined && dialect.logDirectory) {
+    const log = await dialect.logDirectory(db).catch(() => undefined);
+    if (log !== undefined) paths.push({ role: 'log', path: log });
+  }
+  const resolved = await watchedDevicesFor(paths);
+  notes.push(...resolved.notes);
+  return resolved.devices;
+}
+
+/** The named disk (refused when the exporter does not list it), else the busiest, said so. */
+async function exporterDevices(
+  exporter: NodeExporterSource,
+  device: string | undefined,
+  notes: string[],
+): Promise<WatchedDevice[]> {
+  let first: SystemSnapshot;
+  try {
+    first = await exporter.snapshot();
+  } catch (err) {
+    // Unreachable now: one warning, the run goes on, and every interval says what is missing.
+    notes.push(`${err instanceof Error ? err.message : String(err)}; its figures are missing`);
+    return device === undefined ? [] : [{ name: device, role: 'data+log' }];
+  }
+  if (device !== undefined) {
+    requireDisk(first, device, exporter.description);
+    return [{ name: device, role: 'data+log' }];
+  }
+  await new Promise((resolve) => setTimeout(resolve, BUSIEST_PROBE_MS));
+  const second = await exporter.snapshot().catch(() => undefined);
+  const busiest = second === undefined ? undefined : busiestDisk(first, second);
+  const name = busiest ?? [...first.disks.keys()].sort()[0];
+  if (name === undefined) {
+    notes.push(`${exporter.description} lists no disks: no disk figures (is its diskstats collector on?)`);
+    return [];
+  }
+  notes.push(
+    busiest !== undefined
+      ? `watching ${name}, the busiest disk ${exporter.description} reports (name one with --device)`
+      : `watching ${name}: no disk moved a byte in ${BUSIEST_PROBE_MS / 1000} s, so the first listed (name one with --device)`,
+  );
+  return [{ name, role: 'data+log' }];
+}

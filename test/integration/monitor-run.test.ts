@@ -1,0 +1,152 @@
+/**
+ * A real run on the embedded PostgreSQL, watched by txbench and by Debian's `iostat -dx` (sysstat)
+ * at the same time: the data directory's disk shows write IOPS, MB/s and latency in the text
+ * report, in intervals.ndjson and in run.json, and the window's figures agree with iostat's over
+ * the same seconds within 10%.
+ *
+ * iostat prints one line per second stamped with the second it ended in; each of its seconds is
+ * weighted by how much of it lies inside the measured window, so the window's edges cost little on
+ * a steady load. Like the other suites it drives the compiled code under dist/.
+ */
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeviceWindowFigures } from '../../src/monitor/types.js';
+import { makeTempDir, removeDir, runCli, type CliResult } from './helpers.js';
+
+interface IostatDisk {
+  disk_device: string;
+  'w/s': number;
+  'wkB/s': number;
+  w_await: number;
+}
+interface IostatJson {
+  sysstat: { hosts: { statistics: { timestamp: string; disk: IostatDisk[] }[] }[] };
+}
+
+const WARMUP_S = 3;
+const WINDOW_S = 12;
+
+let dir: string;
+let result: CliResult;
+let iostat: IostatJson;
+
+/** iostat's ISO 8601 stamp (S_TIME_FORMAT=ISO), e.g. 2026-12-01T06:52:31+0000, as epoch ms. */
+function iostatTime(stamp: string): number {
+  const t = Date.parse(stamp.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
+  if (Number.isNaN(t)) throw new Error(`unexpected iostat timestamp ${stamp}`);
+  return t;
+}
+
+beforeAll(async () => {
+  dir = await makeTempDir();
+  // Load first, so that iostat's run covers the measured window and little else.
+  const load = await runCli(dir, ['load', '--warehouses', '1', '--data-dir', path.join(dir, 'pg')], 180_000);
+  expect(load.code).toBe(0);
+  const seconds = WARMUP_S + WINDOW_S + 25;
+  const child = spawn('iostat', ['-dx', '-y', '-t', '-o', 'JSON', '1', String(seconds)], {
+    env: { ...process.env, LC_ALL: 'C', S_TIME_FORMAT: 'ISO' },
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const finished = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  result = await runCli(
+    dir,
+    [
+      'run',
+      '--data-dir',
+      path.join(dir, 'pg'),
+      '--warmup',
+      `${WARMUP_S}s`,
+      '--duration',
+      `${WINDOW_S}s`,
+      '--interval',
+      '2s',
+      '--terminals',
+      '8',
+      '--out',
+      path.join(dir, 'results'),
+    ],
+    180_000,
+  );
+  child.kill('SIGINT');
+  await finished;
+  iostat = JSON.parse(out) as IostatJson;
+}, 400_000);
+
+afterAll(async () => {
+  await removeDir(dir);
+});
+
+async function runDir(): Promise<string> {
+  const m = /run directory: (.+)$/m.exec(result.stdout);
+  if (!m) throw new Error(`no run directory in:\n${result.stdout}\n${result.stderr}`);
+  return m[1]!.trim();
+}
+
+describe('a monitored run on the embedded server', () => {
+  it('finishes and prints a storage line with write figures', () => {
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(
+      /storage \S+ \((data\+log|data)\): read .* write [\d.,]+ IOPS [\d.]+ MB\/s/,
+    );
+    expect(result.stdout).toMatch(/host: CPU user/);
+  });
+
+  it('writes the device figures into run.json and every interval of intervals.ndjson', async () => {
+    const dirPath = await runDir();
+    const run = JSON.parse(await readFile(path.join(dirPath, 'run.json'), 'utf8')) as {
+      summary: { devices: DeviceWindowFigures[]; host: unknown };
+    };
+    const [device] = run.summary.devices;
+    expect(device).toBeDefined();
+    expect(device!.writeIops).toBeGreaterThan(0);
+    expect(device!.writeMBps).toBeGreaterThan(0);
+    expect(device!.writeLatencyMs).toBeGreaterThan(0);
+    expect(device!.writeLatencyMsP99).toBeGreaterThan(0);
+    expect(run.summary.host).not.toBeNull();
+    const lines = (await readFile(path.join(dirPath, 'intervals.ndjson'), 'utf8')).trim().split('\n');
+    const measured = lines
+      .map((l) => JSON.parse(l) as { phase: string; devices?: { name: string; writeIops: number }[] })
+      .filter((i) => i.phase === 'measure');
+    expect(measured.length).toBeGreaterThan(2);
+    for (const i of measured) expect(i.devices?.map((d) => d.name)).toContain(device!.name);
+    expect(measured.some((i) => i.devices!.find((d) => d.name === device!.name)!.writeIops > 0)).toBe(true);
+  });
+
+  it('agrees with iostat -dx over the measured window within 10%', async () => {
+    const dirPath = await runDir();
+    const run = JSON.parse(await readFile(path.join(dirPath, 'run.json'), 'utf8')) as {
+      startedAt: string;
+      config: { warmupS: number };
+      summary: { windowSeconds: number; devices: DeviceWindowFigures[] };
+    };
+    const device = run.summary.devices[0]!;
+    const start = Date.parse(run.startedAt) + run.config.warmupS * 1000;
+    const end = start + run.summary.windowSeconds * 1000;
+    let writes = 0;
+    let kib = 0;
+    let awaitWeighted = 0;
+    let covered = 0;
+    for (const s of iostat.sysstat.hosts[0]!.statistics) {
+      const secondEnd = iostatTime(s.timestamp);
+      const overlap = Math.max(0, Math.min(secondEnd, end) - Math.max(secondEnd - 1000, start)) / 1000;
+      const d = s.disk.find((x) => x.disk_device === device.name);
+      if (overlap <= 0 || d === undefined) continue;
+      covered += overlap;
+      writes += d['w/s'] * overlap;
+      kib += d['wkB/s'] * overlap;
+      awaitWeighted += d.w_await * d['w/s'] * overlap;
+    }
+    expect(covered).toBeGreaterThan(run.summary.windowSeconds * 0.9);
+    const iostatIops = writes / covered;
+    const iostatMBps = (kib * 1024) / 1e6 / covered;
+    const iostatAwait = awaitWeighted / writes;
+    const within10 = (ours: number, theirs: number): void =>
+      expect(Math.abs(ours - theirs) / theirs, `txbench ${ours} vs iostat ${theirs}`).toBeLessThan(0.1);
+    within10(device.writeIops, iostatIops);
+    within10(device.writeMBps, iostatMBps);
+    within10(device.writeLatencyMs!, iostatAwait);
+  });
+});

@@ -11,6 +11,8 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import net from 'node:net';
+import parsePrometheusTextFormat, { type PrometheusFamily } from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceWindowFigures } from '../../src/monitor/types.js';
 import { makeTempDir, removeDir, runCli, type CliResult } from './helpers.js';
@@ -31,6 +33,41 @@ const WINDOW_S = 12;
 let dir: string;
 let result: CliResult;
 let iostat: IostatJson;
+let scraped: PrometheusFamily[] | undefined;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+/** Scrapes --metrics-port until New-Orders and device figures show, or the run ends. */
+async function scrapeWhileRunning(
+  url: string,
+  running: Promise<unknown>,
+): Promise<PrometheusFamily[] | undefined> {
+  let ended = false;
+  void running.finally(() => (ended = true));
+  while (!ended) {
+    const text = await fetch(url).then(
+      (r) => (r.ok ? r.text() : undefined),
+      () => undefined,
+    );
+    if (text !== undefined) {
+      const families = parsePrometheusTextFormat(text);
+      const done = families.find((f) => f.name === 'txbench_transactions_total');
+      const device = families.find((f) => f.name === 'txbench_device_write_iops');
+      if (done && device && done.metrics.some((m) => Number(m.value) > 0)) return families;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return undefined;
+}
 
 /** iostat's ISO 8601 stamp (S_TIME_FORMAT=ISO), e.g. 2026-12-01T06:52:31+0000, as epoch ms. */
 function iostatTime(stamp: string): number {
@@ -51,10 +88,13 @@ beforeAll(async () => {
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   const finished = new Promise<void>((resolve) => child.on('close', () => resolve()));
-  result = await runCli(
+  const port = await freePort();
+  const running = runCli(
     dir,
     [
       'run',
+      '--metrics-port',
+      String(port),
       '--data-dir',
       path.join(dir, 'pg'),
       '--warmup',
@@ -70,6 +110,8 @@ beforeAll(async () => {
     ],
     180_000,
   );
+  scraped = await scrapeWhileRunning(`http://127.0.0.1:${port}/metrics`, running);
+  result = await running;
   child.kill('SIGINT');
   await finished;
   iostat = JSON.parse(out) as IostatJson;
@@ -115,6 +157,28 @@ describe('a monitored run on the embedded server', () => {
     expect(measured.some((i) => i.devices!.find((d) => d.name === device!.name)!.writeIops > 0)).toBe(true);
   });
 
+  it('serves the live run on --metrics-port as Prometheus text with the documented names', () => {
+    expect(scraped, 'no scrape showed New-Orders and device figures while the run went on').toBeDefined();
+    const names = new Set(scraped!.map((f) => f.name));
+    for (const name of [
+      'txbench_transactions_total',
+      'txbench_response_time_seconds',
+      'txbench_terminals',
+      'txbench_device_read_iops',
+      'txbench_device_write_iops',
+      'txbench_device_write_mbps',
+      'txbench_device_write_latency_ms',
+      'txbench_device_queue_depth',
+      'txbench_device_busy_pct',
+      'txbench_host_cpu_pct',
+      'txbench_host_mem_used_mb',
+      'txbench_cpu_pct',
+    ])
+      expect(names, name).toContain(name);
+    const terminals = scraped!.find((f) => f.name === 'txbench_terminals')!;
+    expect(terminals.metrics.map((m) => Number(m.value))).toEqual([8]);
+  });
+
   it('agrees with iostat -dx over the measured window within 10%', async () => {
     const dirPath = await runDir();
     const run = JSON.parse(await readFile(path.join(dirPath, 'run.json'), 'utf8')) as {
@@ -145,6 +209,10 @@ describe('a monitored run on the embedded server', () => {
     const iostatAwait = awaitWeighted / writes;
     const within10 = (ours: number, theirs: number): void =>
       expect(Math.abs(ours - theirs) / theirs, `txbench ${ours} vs iostat ${theirs}`).toBeLessThan(0.1);
+    console.log(
+      `${device.name} over the window: write IOPS ${device.writeIops} vs iostat ${iostatIops.toFixed(1)}, ` +
+        `MB/s ${device.writeMBps} vs ${iostatMBps.toFixed(3)}, latency ms ${device.writeLatencyMs} vs ${iostatAwait.toFixed(3)}`,
+    );
     within10(device.writeIops, iostatIops);
     within10(device.writeMBps, iostatMBps);
     within10(device.writeLatencyMs!, iostatAwait);

@@ -12,7 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watchedDevicesFor } from '../../dist/monitor/block-devices.js';
+import { LocalSource } from '../../dist/monitor/local-source.js';
 import { busiestDisk, NodeExporterSource } from '../../dist/monitor/node-exporter.js';
+import { Sampler } from '../../dist/monitor/sampler.js';
 import type { DiskCounters } from '../../dist/monitor/types.js';
 import { makeTempDir, removeDir } from './helpers.js';
 
@@ -142,6 +144,47 @@ describe('node_exporter, the real one', () => {
     for (const name of second.disks.keys()) expect(proc).toMatch(new RegExp(`\\s${name}\\s`));
     expect(second.atMs).toBeGreaterThan(first.atMs);
     expect(busiestDisk(first, second)).toBe(disk);
+  });
+
+  it('gives the same device figures as the local /proc path for the same disk, within 10%', async () => {
+    const devices = [{ name: disk, role: 'data' as const }];
+    const local = new Sampler({ source: new LocalSource(), devices, measureOwnCpu: false, periodMs: 1000 });
+    const remote = new Sampler({
+      source: new NodeExporterSource(exporter.url),
+      devices,
+      measureOwnCpu: false,
+      periodMs: 1000,
+    });
+    await Promise.all([local.start(), remote.start()]);
+    await Promise.all([local.openWindow(), remote.openWindow()]);
+    // Durable writes well inside both windows, so the edges (sampled a few ms apart) see little.
+    await new Promise((r) => setTimeout(r, 700));
+    const file = await open(path.join(scratch, 'agree'), 'w');
+    try {
+      for (let i = 0; i < 300; i++) {
+        await file.write(Buffer.alloc(64 * 1024, 7));
+        await file.datasync();
+      }
+    } finally {
+      await file.close();
+    }
+    await new Promise((r) => setTimeout(r, 700));
+    const [ours, theirs] = await Promise.all([local.closeWindow(), remote.closeWindow()]);
+    await Promise.all([local.stop(), remote.stop()]);
+    const a = ours.devices.find((d) => d.name === disk);
+    const b = theirs.devices.find((d) => d.name === disk);
+    expect(a, ours.missing.join('; ')).toBeDefined();
+    expect(b, theirs.missing.join('; ')).toBeDefined();
+    console.log(`${disk}: /proc ${JSON.stringify(a)}\nnode_exporter ${JSON.stringify(b)}`);
+    const within10 = (x: number | null, y: number | null, what: string): void => {
+      expect(x, what).not.toBeNull();
+      expect(Math.abs(x! / y! - 1), `${what}: /proc ${x} vs node_exporter ${y}`).toBeLessThan(0.1);
+    };
+    expect(a!.writeIops).toBeGreaterThan(50);
+    within10(a!.writeIops, b!.writeIops, 'write IOPS');
+    within10(a!.writeMBps, b!.writeMBps, 'write MB/s');
+    within10(a!.writeLatencyMs, b!.writeLatencyMs, 'write latency ms');
+    within10(a!.busyPct, b!.busyPct, 'busy %');
   });
 
   it('has the CPU and memory of this machine', async () => {

@@ -54,7 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   const loadWarehouses = numberList(env.BENCH_LOAD_WAREHOUSES, [10], 'BENCH_LOAD_WAREHOUSES')[0] ?? 10;
   return {
     scale,
-    sections: new Set(numberList(env.BENCH_SECTIONS, [1, 2, 3, 4, 5], 'BENCH_SECTIONS')),
+    sections: new Set(numberList(env.BENCH_SECTIONS, [1, 2, 3, 4, 5, 6], 'BENCH_SECTIONS')),
     out: env.BENCH_OUT ?? 'bench.json',
     clientCost: { warehouses: 4, terminals: 4, connections: 4, warmupMs: ms(10_000), durationMs: ms(60_000) },
     pgbenchWeights: numberList(env.BENCH_PGBENCH_WEIGHTS, [10, 10, 1, 1, 1], 'BENCH_PGBENCH_WEIGHTS'),

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: proves txbench is not the bottleneck, side by side with the limits on this
- * machine. Five sections (client cost, pgbench, scheduler, loader, ceiling); a failing section is
+ * machine. Six sections (client cost, pgbench, scheduler, loader, ceiling, monitoring); a failing section is
  * recorded with its one-line reason and the others go on. Prints one table per section and a
  * summary of targets; writes bench.json. Environment: see config.ts (BENCH_SCALE, BENCH_SECTIONS…).
  */
@@ -17,6 +17,7 @@ import { PGBENCH_TARGETS, pgbenchSection, pgbenchTable, type PgbenchData } from 
 import { renderReport, writeReport } from './report.js';
 import { SCHEDULER_TARGETS, schedulerSection, schedulerTable } from './scheduler.js';
 import { log, oneLine, section, type SectionRecord } from './sections.js';
+import { MONITORING_COST_TARGETS, monitoringCost, monitoringCostTable } from './monitoring-cost.js';
 
 const started = performance.now();
 
@@ -24,8 +25,8 @@ async function main(): Promise<number> {
   installSignalHandlers();
   const cfg = loadConfig();
   const selected = new Set(cfg.sections);
-  // Section 2 compares with section 1's procedure-mode run, on section 1's database.
-  if (selected.has(2)) selected.add(1);
+  // Sections 2 and 6 drive section 1's database (section 2 compares with its procedure-mode run).
+  if (selected.has(2) || selected.has(6)) selected.add(1);
   const host = await machine(tmpdir());
   log(`on ${describeMachine(host)}`);
   const records: SectionRecord[] = [];
@@ -43,9 +44,9 @@ async function main(): Promise<number> {
   let cluster: PgCluster | undefined;
   let postgresInfo: { version: string; settings: Readonly<Record<string, string>> } | undefined;
   let clusterError: string | undefined;
-  if ([1, 2, 4].some((s) => selected.has(s))) {
+  if ([1, 2, 4, 6].some((s) => selected.has(s))) {
     try {
-      log('starting PostgreSQL 15 for sections 1, 2 and 4');
+      log('starting PostgreSQL 15 for sections 1, 2, 4 and 6');
       cluster = await startCluster();
       postgresInfo = { version: cluster.version, settings: cluster.settings };
     } catch (err) {
@@ -86,6 +87,21 @@ async function main(): Promise<number> {
         return pgbenchSection(needCluster(), s1, cfg);
       },
       pgbenchTable,
+    );
+    await section(
+      records,
+      {
+        id: 6,
+        key: 'monitoring',
+        title: 'what monitoring costs (sampler; a run with and without)',
+        targets: MONITORING_COST_TARGETS,
+      },
+      selected.has(6),
+      () => {
+        if (s1 === undefined) throw new Error('needs section 1 (its database)');
+        return monitoringCost(needCluster(), s1.url, cfg.clientCost, p(6));
+      },
+      monitoringCostTable,
     );
     await section(
       records,

@@ -14,6 +14,8 @@ export interface RunSpec {
   warehouses?: number;
   warmupMs: number;
   durationMs: number;
+  /** Watch the disks, host and database while running (txbench's default); off for --no-monitor. */
+  monitor?: boolean;
 }
 
 /** The part of txbench's run report the bench reads. */
@@ -68,6 +70,7 @@ export async function runTxbench(url: string, spec: RunSpec, postmasterPid?: num
       rampMs: 0,
       intervalMs: 10_000,
       procedures: spec.procedures,
+      monitor: spec.monitor ?? true,
     },
   };
   const { child, finished } = startNode(RUN_CHILD, [], spec.warmupMs + spec.durationMs + 180_000, {

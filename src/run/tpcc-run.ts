@@ -392,7 +392,8 @@ export class TpccRun {
       summary.database = window?.database ?? null;
       summary.monitor = {
         source: watch.description.source,
-        notes: [...watch.description.notes, ...(window?.missing ?? [])],
+        // The sampler repeats the set-up notes in every window's missing list: each line once.
+        notes: [...new Set([...watch.description.notes, ...(window?.missing ?? [])])],
       };
     }
     return { result, summary, intervals };

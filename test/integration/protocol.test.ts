@@ -67,6 +67,8 @@ describe('steps and two targets on one PostgreSQL server', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/knee/);
     expect(r.stdout).toMatch(/^users\s+TPS\s+avg response ms\s+device MB\/s\s+device latency ms\s/m);
+    // The server is on this machine: its disk is watched, so the device columns carry figures.
+    expect(r.stdout).toMatch(/^4\s+[\d.,]+\s+[\d.,]+\s+[\d.,]+\s+[\d.,]+\s/m);
     const steps = (
       JSON.parse(await readFile(json, 'utf8')) as { steps: { users: number; summary: Summary }[] }
     ).steps;
@@ -153,6 +155,7 @@ describe('a sweep of shared_buffers on the embedded server', () => {
       }[];
     };
     expect(r.stdout).toMatch(/^shared_buffers\s+TPS\s+avg response ms\s+device MB\/s\s+device latency ms\s/m);
+    expect(r.stdout).toMatch(/^256MB\s+[\d.,]+\s+[\d.,]+\s+[\d.,]+\s+[\d.,]+\s/m);
     expect(out.sweep.map((s) => `${s.setting}=${s.value}`)).toEqual([
       'shared_buffers=64MB',
       'shared_buffers=256MB',

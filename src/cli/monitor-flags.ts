@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
+import { NodeExporterSource, requireDisk } from '../monitor/node-exporter.js';
 import type { TargetSpec } from '../targets/target.js';
 import { redactUrl } from '../util/redact.js';
 import { parseIntFlag } from './args.js';
@@ -61,6 +62,18 @@ export function checkDeviceHere(spec: TargetSpec, sysRoot = '/sys'): void {
   throw new UsageError(
     `--device ${name}: no such disk on this machine (${path.join(sysRoot, 'block', name)}); name one lsblk shows, or give the database host's --node-exporter URL`,
   );
+}
+
+/**
+ * A disk named for a target with a node_exporter must be one the exporter lists: checked before
+ * anything starts. An exporter that cannot be reached now is not an error here: the run warns and
+ * marks its figures missing, as it does when the exporter goes away mid-run.
+ */
+export async function checkDeviceOnExporter(spec: TargetSpec): Promise<void> {
+  if (spec.device === undefined || spec.nodeExporter === undefined) return;
+  const exporter = new NodeExporterSource(spec.nodeExporter, { devices: [spec.device] });
+  const snapshot = await exporter.snapshot().catch(() => undefined);
+  if (snapshot !== undefined) requireDisk(snapshot, spec.device, exporter.description);
 }
 
 /** `--metrics-port` and `--metrics-host`: undefined when no port is given. */

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { openTarget, resolveTarget, type Target, type TargetOptions } from '../targets/target.js';
 import { redactUrl } from '../util/redact.js';
-import { checkDeviceHere, deviceName, nodeExporterUrl } from './monitor-flags.js';
+import { checkDeviceHere, checkDeviceOnExporter, deviceName, nodeExporterUrl } from './monitor-flags.js';
 
 export interface TargetFlags {
   db?: string | string[] | undefined;
@@ -82,7 +82,10 @@ export async function withTargets<T>(
   fn: (targets: Target[]) => Promise<T>,
 ): Promise<T> {
   const specs = list.map((t) => resolveTarget(t));
-  for (const spec of specs) checkDeviceHere(spec);
+  for (const spec of specs) {
+    checkDeviceHere(spec);
+    await checkDeviceOnExporter(spec);
+  }
   const dirs = specs.filter((s) => s.kind === 'embedded').map((s) => s.dataDir);
   if (new Set(dirs).size < dirs.length)
     throw new UsageError('two targets use the same --data-dir; give each its own');

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watchedDevicesFor } from '../../dist/monitor/block-devices.js';
+import { checkDeviceOnExporter } from '../../dist/cli/monitor-flags.js';
 import { LocalSource } from '../../dist/monitor/local-source.js';
 import { busiestDisk, NodeExporterSource } from '../../dist/monitor/node-exporter.js';
 import { Sampler } from '../../dist/monitor/sampler.js';
@@ -185,6 +186,19 @@ describe('node_exporter, the real one', () => {
     within10(a!.writeMBps, b!.writeMBps, 'write MB/s');
     within10(a!.writeLatencyMs, b!.writeLatencyMs, 'write latency ms');
     within10(a!.busyPct, b!.busyPct, 'busy %');
+  });
+
+  it('refuses a --device the exporter does not list, before anything starts', async () => {
+    const spec = {
+      kind: 'url' as const,
+      url: 'postgres://x@db1/tpcc',
+      label: 'db1',
+      nodeExporter: exporter.url,
+    };
+    await expect(checkDeviceOnExporter({ ...spec, device: 'nosuch0' })).rejects.toThrow(
+      /--device nosuch0: node_exporter .* lists no such disk; it lists .*\b/,
+    );
+    await expect(checkDeviceOnExporter({ ...spec, device: disk })).resolves.toBeUndefined();
   });
 
   it('has the CPU and memory of this machine', async () => {

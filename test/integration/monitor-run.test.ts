@@ -11,11 +11,11 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import net from 'node:net';
 import parsePrometheusTextFormat, { type PrometheusFamily } from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceWindowFigures } from '../../src/monitor/types.js';
 import { makeTempDir, removeDir, runCli, type CliResult } from './helpers.js';
+import { freePort } from '../free-port.js';
 
 interface IostatDisk {
   disk_device: string;
@@ -34,17 +34,6 @@ let dir: string;
 let result: CliResult;
 let iostat: IostatJson;
 let scraped: PrometheusFamily[] | undefined;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
-}
 
 /** Scrapes --metrics-port until New-Orders and device figures show, or the run ends. */
 async function scrapeWhileRunning(

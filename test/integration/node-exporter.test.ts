@@ -7,7 +7,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { open, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import { busiestDisk, NodeExporterSource } from '../../dist/monitor/node-exporte
 import { Sampler } from '../../dist/monitor/sampler.js';
 import type { DiskCounters } from '../../dist/monitor/types.js';
 import { makeTempDir, removeDir } from './helpers.js';
+import { freePort } from '../free-port.js';
 
 /** Writes `bytes` to a file and waits until they are on the disk. */
 async function writeSynced(file: string, bytes: number): Promise<void> {
@@ -31,18 +31,6 @@ async function writeSynced(file: string, bytes: number): Promise<void> {
 }
 
 const NODE_EXPORTER = process.env.TXBENCH_NODE_EXPORTER ?? '/usr/bin/prometheus-node-exporter';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function startNodeExporter(): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();

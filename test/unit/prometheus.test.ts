@@ -4,7 +4,6 @@
  * an independent parser: the documented names and labels, counter values, histogram buckets
  * (cumulative, monotonic, ending in _count), and the one-line error for a port in use.
  */
-import net from 'node:net';
 import parsePrometheusTextFormat, { type PrometheusFamily } from 'parse-prometheus-text-format';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
@@ -16,18 +15,7 @@ import {
   startMetricsServer,
   type MetricsServer,
 } from '../../src/report/prometheus.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../free-port.js';
 
 /** A histogram holding `count` copies of each value (µs). */
 function histogramOf(values: readonly [us: number, count: number][]): Histogram {

@@ -7,11 +7,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chown, mkdir, readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { makeTempDir, removeDir } from '../helpers.js';
 import type { TestTarget } from './test-target.js';
+import { freePort } from '../../free-port.js';
 
 const run = promisify(execFile);
 
@@ -116,18 +116,6 @@ async function idsOf(user: string): Promise<{ uid: number; gid: number }> {
   const fields = line?.split(':');
   if (!fields || fields.length < 4) throw new Error(`no ${user} system user; install mariadb-server`);
   return { uid: Number(fields[2]), gid: Number(fields[3]) };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Runs statements as root over the socket with the command-line client. */

@@ -120,6 +120,9 @@ export async function saveResults(
   if (runDir) {
     await runDir.writeRun(content);
     if (histograms) await runDir.writeHistograms(histograms);
+    const lost = await runDir.intervalsError();
+    if (lost !== undefined)
+      console.error(`txbench: intervals stopped being written (${lost}); run.json has the figures`);
     console.log(`run directory: ${runDir.dir}`);
   }
   if (json !== undefined) await writeJson(json, content);

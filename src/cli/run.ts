@@ -171,7 +171,11 @@ export async function runCommand(argv: string[]): Promise<number> {
     options.metricsServer = metricsServer;
     return withTargets(list, { create: true }, async (targets) => {
       for (const t of targets) await loadIfEmpty(t, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
-      const runDir = await RunDirectory.create(values.out ?? 'results', new Date());
+      const runDir = await RunDirectory.create(
+        values.out ?? 'results',
+        new Date(),
+        targets.length === 1 ? 'run' : 'targets',
+      );
       const reports =
         targets.length === 1
           ? [await runOne(targets[0]!, options, runDir, values.json)]

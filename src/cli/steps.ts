@@ -43,7 +43,7 @@ export async function stepsCommand(argv: string[]): Promise<number> {
     options.metricsServer = metricsServer;
     return withTargets(list, { create: true }, async ([target]) => {
       await loadIfEmpty(target!, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
-      const runDir = await RunDirectory.create(values.out ?? 'results', new Date());
+      const runDir = await RunDirectory.create(values.out ?? 'results', new Date(), 'steps');
       const startedAt = new Date().toISOString();
       const reports: RunReport[] = [];
       let current: TpccRun | undefined;

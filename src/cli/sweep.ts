@@ -55,7 +55,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     options.metricsServer = metricsServer;
     return withTargets(list, { create: true }, async ([target]) => {
       await loadIfEmpty(target!, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
-      const runDir = await RunDirectory.create(values.out ?? 'results', new Date());
+      const runDir = await RunDirectory.create(values.out ?? 'results', new Date(), 'sweep');
       const startedAt = new Date().toISOString();
       const reports: { value: string; report: RunReport }[] = [];
       let current: TpccRun | undefined;

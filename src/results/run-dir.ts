@@ -3,7 +3,8 @@
  * `intervals.ndjson` appended while the run goes (so a crash or Ctrl-C keeps what was measured),
  * and `histograms.json` with each type's encoded HDR histogram.
  */
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -19,30 +20,76 @@ export const RUN_SCHEMA_VERSION = 3;
 export const RUN_KINDS = ['run', 'targets', 'steps', 'sweep'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 
+/** Who is writing a run directory, so that a reader can tell a run in progress from a crashed one. */
+export interface RunWriter {
+  pid: number;
+  host: string;
+}
+
 export class RunDirectory {
+  /** Intervals are appended one after another, in the order given. */
+  private appending: Promise<void> = Promise.resolve();
+  /** The first interval that could not be written (a full disk): the run goes on, and says so at the end. */
+  private appendError: string | undefined;
+
   private constructor(readonly dir: string) {}
 
-  /** Creates `parent/run-YYYYMMDD-HHMMSS` (with a suffix if that exists). */
-  static async create(parent: string, startedAt: Date): Promise<RunDirectory> {
+  /**
+   * Creates `parent/run-YYYYMMDD-HHMMSS` (with a suffix if that exists) and marks it running by this
+   * process: a run killed outright leaves that mark, which `txbench results` reads as crashed.
+   */
+  static async create(parent: string, startedAt: Date, kind: RunKind = 'run'): Promise<RunDirectory> {
     const stamp = startedAt.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
     for (let n = 0; ; n++) {
       const dir = path.resolve(parent, `run-${stamp}${n ? `-${n}` : ''}`);
       try {
         await mkdir(path.dirname(dir), { recursive: true });
         await mkdir(dir);
-        return new RunDirectory(dir);
+        const runDir = new RunDirectory(dir);
+        await runDir.writeRun({
+          schemaVersion: RUN_SCHEMA_VERSION,
+          kind,
+          status: 'running',
+          startedAt: startedAt.toISOString(),
+        });
+        return runDir;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
     }
   }
 
-  writeRun(run: unknown): Promise<void> {
-    return writeJson(path.join(this.dir, 'run.json'), run);
+  /** Writes run.json atomically; while the run goes on, with the writer's pid and host. */
+  writeRun(run: object): Promise<void> {
+    const writer: RunWriter = { pid: process.pid, host: os.hostname() };
+    const content = 'status' in run && run.status === 'running' ? { ...run, writer } : run;
+    return writeJson(path.join(this.dir, 'run.json'), content);
   }
 
+  /** Appends one interval and flushes it to the disk, so that a crash keeps every interval measured. */
   appendInterval(interval: unknown): Promise<void> {
-    return appendFile(path.join(this.dir, 'intervals.ndjson'), JSON.stringify(interval) + '\n');
+    const line = JSON.stringify(interval) + '\n';
+    this.appending = this.appending.then(async () => {
+      if (this.appendError !== undefined) return;
+      try {
+        const file = await open(path.join(this.dir, 'intervals.ndjson'), 'a');
+        try {
+          await file.write(line);
+          await file.datasync();
+        } finally {
+          await file.close();
+        }
+      } catch (err) {
+        this.appendError = `${path.join(this.dir, 'intervals.ndjson')}: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    });
+    return this.appending;
+  }
+
+  /** Why intervals stopped being written, if they did; waits for the appends in flight. */
+  async intervalsError(): Promise<string | undefined> {
+    await this.appending;
+    return this.appendError;
   }
 
   writeHistograms(histograms: Record<string, string>): Promise<void> {
@@ -50,6 +97,28 @@ export class RunDirectory {
   }
 }
 
-export function writeJson(file: string, value: unknown): Promise<void> {
-  return writeFile(file, JSON.stringify(value, null, 2) + '\n');
+/**
+ * Writes JSON atomically: a temporary file beside it, flushed to the disk, renamed over the old
+ * one, and the directory flushed, so a crash leaves the old file or the new one, never half of one.
+ */
+export async function writeJson(file: string, value: unknown): Promise<void> {
+  const temporary = `${file}.tmp-${process.pid}`;
+  try {
+    const handle = await open(temporary, 'w');
+    try {
+      await handle.writeFile(JSON.stringify(value, null, 2) + '\n');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, file);
+  } catch (err) {
+    await rm(temporary, { force: true });
+    throw err;
+  }
+  const dir = await open(path.dirname(file), 'r').catch(() => undefined);
+  await dir
+    ?.sync()
+    .catch(() => undefined)
+    .finally(() => dir.close());
 }

@@ -11,6 +11,7 @@
  * device figures (`summary.devices`): their reports show n/a there.
  */
 import { readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
@@ -68,6 +69,8 @@ const runFileSchema = z.object({
   kind: z.enum(RUN_KINDS).optional(),
   status: z.string(),
   startedAt: z.string(),
+  /** Who was writing it while it ran (absent once it finished, and in older files). */
+  writer: z.object({ pid: z.number().int(), host: z.string() }).optional(),
   workload: z.string().optional(),
   config: configSchema.optional(),
   summary: summarySchema.optional(),
@@ -186,7 +189,7 @@ export async function readRun(file: string): Promise<RunRecord> {
     schemaVersion: run.schemaVersion,
     kind: run.kind ?? kindFromShape(run),
     startedAt: run.startedAt,
-    status: run.status,
+    status: statusOf(run),
     workload: run.workload,
     config: run.config,
     label: run.config?.target ?? run.targets?.map((t) => t.label).join(' + ') ?? '',
@@ -197,6 +200,21 @@ export async function readRun(file: string): Promise<RunRecord> {
     steps: run.steps,
     sweep: run.sweep,
   };
+}
+
+/**
+ * A run.json still marked running by a process of this host that no longer exists was killed
+ * before it could finish (SIGKILL, a power cut): crashed. Its intervals.ndjson holds what it measured.
+ */
+function statusOf(run: RunFile): string {
+  if (run.status !== 'running' || run.writer === undefined || run.writer.host !== os.hostname())
+    return run.status;
+  try {
+    process.kill(run.writer.pid, 0);
+    return 'running';
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM' ? 'running' : 'crashed';
+  }
 }
 
 /** Every run directly under `dir`, newest first; unreadable runs become warnings, never errors. */

@@ -45,6 +45,17 @@ describe('schema/run.schema.json', () => {
         status: 'running',
         startedAt: '2024-05-01T12:00:00.000Z',
         config: runConfig(),
+        writer: { pid: 4242, host: 'loadgen1' },
+      },
+    ],
+    [
+      'sweep, just started (no config yet)',
+      {
+        schemaVersion: 3,
+        kind: 'sweep',
+        status: 'running',
+        startedAt: '2024-05-01T12:00:00.000Z',
+        writer: { pid: 4242, host: 'loadgen1' },
       },
     ],
     ['run, incomplete drain', runJson({ status: 'incomplete-drain' })],

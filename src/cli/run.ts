@@ -3,7 +3,7 @@ import { checkMixMinimums, parseMix } from '../config/mix.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { formatCheckResults } from '../report/check-table.js';
 import { formatRunSummary, formatTargetsTable } from '../report/run-summary.js';
-import { RunDirectory, RUN_SCHEMA_VERSION, writeJson } from '../results/run-dir.js';
+import { checkResultsDir, RunDirectory, RUN_SCHEMA_VERSION, writeJson } from '../results/run-dir.js';
 import { aggregate } from '../run/aggregate.js';
 import { SharedCpu } from '../run/shared-cpu.js';
 import type { Target } from '../targets/target.js';
@@ -167,6 +167,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   const options = parseRunOptions(values);
   const list = targetOptionsFrom(argv);
+  await checkResultsDir(values.out ?? 'results');
   return withMetricsServer(options.metrics, (metricsServer) => {
     options.metricsServer = metricsServer;
     return withTargets(list, { create: true }, async (targets) => {

@@ -1,6 +1,6 @@
 import { ExitCode, UsageError } from '../errors.js';
 import { formatStepsTable } from '../report/scaling.js';
-import { RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
+import { checkResultsDir, RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
 import { kneeOf } from '../run/aggregate.js';
 import { DISCLAIMER, type RunReport, type TpccRun } from '../run/tpcc-run.js';
 import { parseCommand, parseIntFlag } from './args.js';
@@ -39,6 +39,7 @@ export async function stepsCommand(argv: string[]): Promise<number> {
   const options = parseRunOptions(values);
   const list = targetOptionsFrom(argv);
   if (list.length > 1) throw new UsageError('steps drive one target; give one --db or --data-dir');
+  await checkResultsDir(values.out ?? 'results');
   return withMetricsServer(options.metrics, (metricsServer) => {
     options.metricsServer = metricsServer;
     return withTargets(list, { create: true }, async ([target]) => {

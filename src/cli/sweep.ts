@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { DatabaseError, ExitCode, UsageError } from '../errors.js';
 import { formatScaling } from '../report/scaling.js';
-import { RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
+import { checkResultsDir, RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
 import { DISCLAIMER, type RunReport, type TpccRun } from '../run/tpcc-run.js';
 import type { Target } from '../targets/target.js';
 import { tpccDialectFor } from '../workloads/tpcc/tpcc-dialect.js';
@@ -51,6 +51,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   const options = parseRunOptions(values);
   const list = targetOptionsFrom(argv);
   if (list.length > 1) throw new UsageError('a sweep drives one target; give one --db or --data-dir');
+  await checkResultsDir(values.out ?? 'results');
   return withMetricsServer(options.metrics, (metricsServer) => {
     options.metricsServer = metricsServer;
     return withTargets(list, { create: true }, async ([target]) => {

@@ -6,6 +6,7 @@
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { UsageError } from '../errors.js';
 
 /**
  * The version of run.json's shape, documented in schema/run.schema.json; readers refuse newer ones.
@@ -19,6 +20,33 @@ export const RUN_SCHEMA_VERSION = 3;
 /** What a run.json holds: one measurement, several targets at once, user-count steps, or a sweep. */
 export const RUN_KINDS = ['run', 'targets', 'steps', 'sweep'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
+
+/**
+ * Refuses, before anything starts, a results directory that cannot be written: one line naming it
+ * and why. Creates it when missing; a probe file proves writes work (root ignores permission bits).
+ */
+export async function checkResultsDir(parent: string): Promise<void> {
+  const refuse = (why: string): never => {
+    throw new UsageError(`cannot write results to ${parent}: ${why}; choose another --out`);
+  };
+  try {
+    await mkdir(parent, { recursive: true });
+    const probe = path.join(parent, `.txbench-probe-${process.pid}`);
+    await (await open(probe, 'w')).close();
+    await rm(probe, { force: true });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    refuse(
+      e.code === 'ENOTDIR' || e.code === 'EEXIST'
+        ? 'a file is in the way'
+        : e.code === 'EACCES' || e.code === 'EPERM' || e.code === 'EROFS'
+          ? 'not writable'
+          : e.code === 'ENOSPC'
+            ? 'no space left'
+            : (e.code ?? e.message),
+    );
+  }
+}
 
 /** Who is writing a run directory, so that a reader can tell a run in progress from a crashed one. */
 export interface RunWriter {

@@ -4,6 +4,7 @@ import { checkCommand } from './check.js';
 import { compareCommand } from './compare.js';
 import { dropCommand } from './drop.js';
 import { loadCommand } from './load.js';
+import { reportCommand } from './report.js';
 import { resultsCommand } from './results.js';
 import { runCommand } from './run.js';
 import { stepsCommand } from './steps.js';
@@ -18,6 +19,7 @@ const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = 
   drop: dropCommand,
   results: resultsCommand,
   compare: compareCommand,
+  report: reportCommand,
 };
 
 const HELP = `txbench: a TPC-C-derived OLTP benchmark (not comparable with published TPC-C results)
@@ -31,6 +33,7 @@ const HELP = `txbench: a TPC-C-derived OLTP benchmark (not comparable with publi
   txbench drop    remove the TPC-C schema
   txbench results list the runs in a results directory; tag them
   txbench compare the reviewers' table across runs (text, Markdown, CSV), with drive costs
+  txbench report  one self-contained HTML page with charts from run or results directories
 
 Run \`txbench COMMAND --help\` for a command's flags.`;
 

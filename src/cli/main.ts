@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { DatabaseError, ExitCode, TxbenchError, errorMessage } from '../errors.js';
 import { checkCommand } from './check.js';
+import { recordCommandLine } from './command-line.js';
 import { compareCommand } from './compare.js';
 import { dropCommand } from './drop.js';
 import { loadCommand } from './load.js';
@@ -54,6 +55,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`txbench: unknown command "${command}"; use one of ${Object.keys(COMMANDS).join(', ')}`);
     return ExitCode.usage;
   }
+  recordCommandLine(argv);
   try {
     return await handler(rest);
   } catch (err) {

@@ -11,6 +11,8 @@ import type { Target } from '../targets/target.js';
 import { startMetricsServer, type MetricsServer } from '../report/prometheus.js';
 import type { MetricsEndpoint } from './monitor-flags.js';
 import { loadTpcc } from '../workloads/tpcc/loader.js';
+import { writeRunDirReport } from '../report/html/report.js';
+import { recordedCommandLine } from './command-line.js';
 import { schemaStateAt } from '../workloads/tpcc/meta.js';
 
 export const DEFAULT_RUN_WAREHOUSES = 2;
@@ -117,12 +119,18 @@ export async function saveResults(
   content: object,
   histograms?: Record<string, string>,
 ): Promise<void> {
+  const commandLine = recordedCommandLine();
+  const recorded = commandLine === undefined ? content : { ...content, commandLine };
   if (runDir) {
-    await runDir.writeRun(content);
+    await runDir.writeRun(recorded);
     if (histograms) await runDir.writeHistograms(histograms);
     console.log(`run directory: ${runDir.dir}`);
+    // The figures are safe on disk already: a report that cannot be drawn is a warning, not a failed run.
+    await writeRunDirReport(runDir.dir).catch((err: unknown) =>
+      console.error(`warning: report.html not written (${err instanceof Error ? err.message : String(err)})`),
+    );
   }
-  if (json !== undefined) await writeJson(json, content);
+  if (json !== undefined) await writeJson(json, recorded);
 }
 
 /**

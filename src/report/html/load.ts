@@ -148,7 +148,9 @@ async function readIntervals(
     } catch {
       row = undefined;
     }
-    if (isIntervalRow(row)) rows.push(row);
+    // Several targets' lines carry the progress prefix `[label]` as their target.
+    if (isIntervalRow(row))
+      rows.push(row.target === undefined ? row : { ...row, target: row.target.replace(/^\[(.*)\]$/, '$1') });
     else missing.push(`${file}: line ${i + 1} is damaged (cut short?): that interval is not drawn`);
   });
   return rows;

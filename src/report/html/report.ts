@@ -16,7 +16,8 @@ export const REPORT_FILE = 'report.html';
 export function reportInput(runs: readonly LoadedRun[], costs?: ReadonlyMap<string, CostEntry>): ReportInput {
   const records = runs.flatMap((r) => (r.record ? [r.record] : []));
   const comparison = compareRuns(records);
-  const shown = comparison.rows.length > 1 || costs !== undefined;
+  // One run's own rows (its steps, targets or values) are in its section already.
+  const shown = (runs.length > 1 && comparison.rows.length > 1) || costs !== undefined;
   const title = runs.length === 1 ? `txbench report: ${runs[0]!.id}` : `txbench report: ${runs.length} runs`;
   return {
     title,

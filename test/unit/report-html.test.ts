@@ -56,8 +56,8 @@ describe('HTML report charts', () => {
     const chart = distributionChart('d', { newOrder: encodeHistogram(h) }, { newOrder: 'New-Order' });
     expect(DISTRIBUTION_PERCENTILES[0]).toBe(50);
     expect(DISTRIBUTION_PERCENTILES.at(-1)).toBe(99.999);
-    expect(chart.x.values[0]).toBeCloseTo(2);
-    expect(chart.x.values.at(-1)).toBeCloseTo(100_000);
+    expect(chart.x.values[0]).toBeCloseTo(Math.log10(2));
+    expect(chart.x.values.at(-1)).toBeCloseTo(5);
     const values = chart.series[0]!.values as number[];
     expect(values[0]).toBeCloseTo(latencyMs(h).p50, 0);
     expect(values.every((v, i) => i === 0 || v >= values[i - 1]!)).toBe(true);

@@ -26,7 +26,7 @@ export interface ChartSpec {
     values: number[];
     /** Names of the categories (kind bars or categories): x value i is categories[i]. */
     categories?: string[] | undefined;
-    /** Percentiles plotted as 1/(1 - p) on a log scale, labelled as percentiles. */
+    /** Percentiles plotted at percentileToX(p) (a log scale of the tail), labelled as percentiles. */
     percentile?: boolean | undefined;
   };
   y: ChartAxis;
@@ -48,12 +48,16 @@ export interface PageData {
 /** The id of the <script type="application/json"> holding PageData. */
 export const PAGE_DATA_ID = 'txbench-data';
 
-/** 1/(1 - p/100): where percentile p sits on a log axis (50% at 2, 99.999% at 100,000). */
+/**
+ * Where percentile p sits on the x axis: log10(1/(1 - p/100)), so 50% is at 0.3, 90% at 1, 99% at
+ * 2 … 99.999% at 5. The axis is linear in this value: a log scale of the tail, drawn without
+ * relying on the chart library's log scales (which snap their range to whole decades).
+ */
 export function percentileToX(p: number): number {
-  return 1 / (1 - p / 100);
+  return Math.log10(1 / (1 - p / 100));
 }
 
 /** The inverse of percentileToX, for axis labels. */
 export function xToPercentile(x: number): number {
-  return 100 - 100 / x;
+  return 100 - 100 / 10 ** x;
 }

@@ -43,17 +43,25 @@ function options(spec: ChartSpec, width: number): uPlot.Options {
     xAxis.splits = () => categories.map((_, i) => i);
     xAxis.values = (_u, splits) => splits.map((v) => categories[v] ?? '');
   } else if (spec.x.percentile) {
-    scales.x = { time: false, distr: 3, log: 10, range: () => [2, 100000] };
-    // One tick per decade: 50%, 90%, 99%, … 99.999%.
-    xAxis.splits = (_u, _i, min, max) =>
-      [2, 10, 100, 1000, 10000, 100000].filter((v) => v >= min && v <= max);
+    // One tick per decade of the tail: 50%, 90%, 99%, … 99.999%.
+    const ticks = [Math.log10(2), 1, 2, 3, 4, 5];
+    scales.x = { time: false, range: () => [Math.log10(2), 5] };
+    xAxis.splits = () => ticks;
     xAxis.values = (_u, splits) => splits.map((v) => `${Number(xToPercentile(v).toPrecision(6))}%`);
+  } else if (spec.bands !== undefined && spec.bands.length > 0) {
+    // From the start of the first shaded phase, so a warm-up before the first point shows.
+    const start = Math.min(...spec.bands.map((b) => b.from));
+    scales.x = { time: false, range: (_u, min, max) => [Math.min(min, start), max] };
   }
   if (spec.kind !== 'line') {
     // Bars and per-setting points start at zero, so their heights compare honestly.
-    const fromZero: uPlot.Scale = { auto: true, range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] };
-    scales.y = fromZero;
-    if (spec.y2) scales.y2 = fromZero;
+    // (A new object per scale: uPlot keeps each scale's state in it.)
+    const fromZero = (): uPlot.Scale => ({
+      auto: true,
+      range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1],
+    });
+    scales.y = fromZero();
+    if (spec.y2) scales.y2 = fromZero();
   }
   if (categories !== undefined && categories.some((c) => c.length > 12)) {
     xAxis.rotate = -15;

@@ -73,8 +73,7 @@ function Page(input: ReportInput): VNode {
     <header>
       <h1>${input.title}</h1>
       <p class="disclaimer">
-        The workload is derived from TPC-C and is not comparable with published TPC-C results. Generated
-        ${input.generatedAt}.
+        ${`The workload is derived from TPC-C and is not comparable with published TPC-C results. Generated ${input.generatedAt}.`}
       </p>
       <nav>
         <ul>
@@ -109,8 +108,7 @@ function Section(s: RunSection): VNode {
   return html`<section id=${s.anchor} class="run">
     <h2><a href=${`#${s.anchor}`}>${s.id}</a></h2>
     <p class="meta">
-      ${s.kind} ·
-      ${s.status}${s.label ? ` · ${s.label}` : ''}${s.startedAt ? ` · started ${s.startedAt}` : ''}
+      ${[s.kind, s.status, s.label, s.startedAt ? `started ${s.startedAt}` : ''].filter(Boolean).join(' · ')}
     </p>
     ${
       s.missing.length > 0

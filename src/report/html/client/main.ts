@@ -82,6 +82,8 @@ function options(spec: ChartSpec, width: number): uPlot.Options {
         scale: s.axis ?? 'y',
         stroke: color,
         width: 2,
+        // A second unit's line is dashed, so two lines that happen to overlap stay apart.
+        dash: s.axis === 'y2' && !bars ? [8, 4] : undefined,
         fill: bars ? color + 'cc' : undefined,
         points: { show: spec.kind !== 'line' || spec.x.values.length < 30 },
         paths: bars ? bars({ size: [0.35, 80], align: i % 2 === 0 ? -1 : 1 }) : undefined,

@@ -6,7 +6,8 @@
  * every chart, draw as many series and points as the run has, and show run.json's figures.
  * Screenshots go to test-artifacts/report/ (git-ignored) for a person to look at.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -374,5 +375,104 @@ describe('the HTML report in headless chromium', () => {
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/no-such-run: cannot read/);
+  });
+
+  it('live dashboard: at least three updates arrive while the run goes on, then the final report', async () => {
+    const out = path.join(dir, 'live');
+    const args = ['run', '--db', withDatabase(pg.url, 'vm1'), '--label', 'vm1', '--dashboard', '0'];
+    const live = [
+      '--warmup',
+      '1s',
+      '--duration',
+      '8s',
+      '--interval',
+      '1s',
+      '--think-scale',
+      '0',
+      '--terminals',
+      '4',
+    ];
+    const child = spawn(
+      process.execPath,
+      [path.join(REPO_ROOT, 'bin/txbench.js'), ...args, ...live, '--out', out],
+      {
+        cwd: REPO_ROOT,
+        env: cleanEnv(),
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const until = async (what: RegExp): Promise<RegExpExecArray> => {
+      for (;;) {
+        const match = what.exec(stderr);
+        if (match) return match;
+        if (child.exitCode !== null) throw new Error(`exited before ${what}: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const url = (await until(/^dashboard: (http:\/\/127\.0\.0\.1:\d+\/)$/m))[1]!;
+    await until(/^-- measure$/m);
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await page.goto(url);
+    const chartId = (await page.locator('[data-chart$="-tps"]').getAttribute('data-chart'))!;
+    // Read together, in the page: updates may arrive between two separate reads.
+    const state = () =>
+      page.evaluate((id) => {
+        const el = document.querySelector<HTMLElement>(`[data-chart="${id}"]`);
+        return {
+          updates: Number(document.body.dataset.updates ?? 0),
+          points: Number(el?.dataset.points ?? -1),
+        };
+      }, chartId);
+    const atStart = await state();
+    await page.waitForFunction((n) => Number(document.body.dataset.updates ?? 0) >= n + 3, atStart.updates, {
+      timeout: 60_000,
+    });
+    const later = await state();
+    expect(later.updates - atStart.updates).toBeGreaterThanOrEqual(3);
+    // Each update is a point on the throughput chart.
+    expect(later.points - atStart.points).toBe(later.updates - atStart.updates);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'dashboard-live.png'), fullPage: true });
+    // The final report replaces the live page: run.json's cards, and no live connection.
+    await page.waitForSelector('[data-card="tps"]', { timeout: 60_000 });
+    expect(await exited).toBe(0);
+    const final = await readRunDir(out);
+    expect(await card(page, 'tps')).toEqual({ label: 'TPS', value: two(final.run.summary.tps) });
+    expect(await page.locator('#txbench-data').textContent()).not.toContain('"live"');
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'dashboard-final.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('--dashboard on a port in use: one line, exit 2, before anything starts', async () => {
+    const blocker = createServer();
+    const port = await new Promise<number>((resolve) =>
+      blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as { port: number }).port)),
+    );
+    try {
+      const out = path.join(dir, 'never');
+      const r = txbench([
+        'run',
+        '--db',
+        withDatabase(pg.url, 'vm1'),
+        '--dashboard',
+        String(port),
+        '--out',
+        out,
+      ]);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toEqual([
+        `txbench run: cannot serve the dashboard: port ${port} on 127.0.0.1 is in use; choose another --dashboard PORT (0 = any free port)`,
+      ]);
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      blocker.close();
+    }
   });
 });

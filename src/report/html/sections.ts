@@ -160,7 +160,8 @@ export function runSection(loaded: LoadedRun): RunSection {
   const firstReport = obj(entries[0]?.report);
   const config = obj(raw?.config) ?? obj(firstReport?.config);
 
-  if (kind === 'run' && run.intervals.length > 0) {
+  // Without run.json (a live run, or one killed early) the throughput chart is there to be filled.
+  if (kind === 'run' && (run.intervals.length > 0 || run.record === undefined)) {
     charts.push(throughputChart(`${anchor}-tps`, run.intervals));
     charts.push(responseChart(`${anchor}-response`, run.intervals, names));
   }

@@ -140,12 +140,15 @@ function drawMarks(u: uPlot, spec: ChartSpec, color: string): void {
   }
 }
 
+const plots = new Map<string, { plot: uPlot; spec: ChartSpec }>();
+
 function draw(spec: ChartSpec): void {
   const el = document.querySelector<HTMLElement>(`[data-chart="${spec.id}"]`);
   if (el === null) return;
   const width = Math.max(320, el.clientWidth || 900);
   const data: uPlot.AlignedData = [spec.x.values, ...spec.series.map((s) => s.values)];
   const plot = new uPlot(options(spec, width), data, el);
+  plots.set(spec.id, { plot, spec });
   el.dataset.series = String(plot.data.length - 1);
   el.dataset.points = String(plot.data[0]?.length ?? 0);
 }
@@ -155,9 +158,45 @@ function readData(): PageData {
   return JSON.parse(text) as PageData;
 }
 
+interface LiveInterval {
+  atS: number;
+  tps: number;
+  target?: string;
+}
+
+/**
+ * A live dashboard: each interval is added to the throughput chart as it comes; at the end the
+ * final report replaces the page (it arrives whole, so the page needs nothing more from txbench).
+ */
+function listen(eventsPath: string): void {
+  const events = new EventSource(eventsPath);
+  let updates = 0;
+  events.addEventListener('interval', (e) => {
+    const interval = JSON.parse((e as MessageEvent<string>).data) as LiveInterval;
+    document.body.dataset.updates = String(++updates);
+    const tps = [...plots.values()].find((p) => p.spec.id.endsWith('-tps') && p.spec.series.length === 1);
+    if (tps === undefined || interval.target !== undefined) return;
+    const [x = [], y = []] = tps.plot.data;
+    tps.plot.setData([
+      [...x, interval.atS],
+      [...(y as (number | null)[]), interval.tps],
+    ]);
+    const el = document.querySelector<HTMLElement>(`[data-chart="${tps.spec.id}"]`);
+    if (el) el.dataset.points = String(x.length + 1);
+  });
+  events.addEventListener('final', (e) => {
+    events.close();
+    const html = JSON.parse((e as MessageEvent<string>).data) as string;
+    document.open();
+    document.write(html);
+    document.close();
+  });
+}
+
 function main(): void {
   const data = readData();
   data.charts.forEach(draw);
+  if (data.live) listen(data.live.eventsPath);
   document.body.dataset.charts = String(data.charts.length);
   // The numbers beside each chart are in a toggle: open them all for print.
   window.addEventListener('beforeprint', () => {

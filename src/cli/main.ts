@@ -1,9 +1,11 @@
 import { createRequire } from 'node:module';
 import { DatabaseError, ExitCode, TxbenchError, errorMessage } from '../errors.js';
 import { checkCommand } from './check.js';
+import { recordCommandLine } from './command-line.js';
 import { compareCommand } from './compare.js';
 import { dropCommand } from './drop.js';
 import { loadCommand } from './load.js';
+import { reportCommand } from './report.js';
 import { resultsCommand } from './results.js';
 import { runCommand } from './run.js';
 import { stepsCommand } from './steps.js';
@@ -18,6 +20,7 @@ const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = 
   drop: dropCommand,
   results: resultsCommand,
   compare: compareCommand,
+  report: reportCommand,
 };
 
 const HELP = `txbench: a TPC-C-derived OLTP benchmark (not comparable with published TPC-C results)
@@ -31,6 +34,7 @@ const HELP = `txbench: a TPC-C-derived OLTP benchmark (not comparable with publi
   txbench drop    remove the TPC-C schema
   txbench results list the runs in a results directory; tag them
   txbench compare the reviewers' table across runs (text, Markdown, CSV), with drive costs
+  txbench report  one self-contained HTML page with charts from run or results directories
 
 Run \`txbench COMMAND --help\` for a command's flags.`;
 
@@ -51,6 +55,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`txbench: unknown command "${command}"; use one of ${Object.keys(COMMANDS).join(', ')}`);
     return ExitCode.usage;
   }
+  recordCommandLine(argv);
   try {
     return await handler(rest);
   } catch (err) {

@@ -11,6 +11,9 @@ import type { Target } from '../targets/target.js';
 import { startMetricsServer, type MetricsServer } from '../report/prometheus.js';
 import type { MetricsEndpoint } from './monitor-flags.js';
 import { loadTpcc } from '../workloads/tpcc/loader.js';
+import { startDashboard, type Dashboard } from '../report/html/dashboard.js';
+import { writeRunDirReport } from '../report/html/report.js';
+import { recordedCommandLine } from './command-line.js';
 import { schemaStateAt } from '../workloads/tpcc/meta.js';
 
 export const DEFAULT_RUN_WAREHOUSES = 2;
@@ -36,6 +39,7 @@ export async function loadIfEmpty(target: Target, warehouses: number): Promise<v
 /** Progress on stderr; with several targets each line starts with the target's label. */
 export function progressListener(prefix: string, runDir?: RunDirectory): RunListener {
   const live = process.stderr.isTTY === true && prefix === '';
+  if (runDir) dashboard?.setRunDir(runDir.dir);
   return {
     onStart: (config) => console.error(`${prefix}${formatRunHeader(config)}`),
     onWarning: (message) => console.error(`${prefix}warning: ${message}`),
@@ -44,7 +48,9 @@ export function progressListener(prefix: string, runDir?: RunDirectory): RunList
       if (phase !== 'done') console.error(`${prefix}-- ${phase}`);
     },
     onInterval: (interval) => {
-      void runDir?.appendInterval(prefix ? { target: prefix.trim(), ...interval } : interval);
+      const row = prefix ? { target: prefix.trim(), ...interval } : interval;
+      void runDir?.appendInterval(row);
+      dashboard?.publish(row);
       // A sliver of an interval cut off by a phase change says nothing: keep it in the file, not on screen.
       if (interval.tps === 0 && (interval.phase === 'drain' || interval.seconds < 1)) return;
       if (live) process.stderr.write(`\r\x1b[2K${formatInterval(interval)}`);
@@ -105,6 +111,27 @@ export async function withMetricsServer<T>(
   }
 }
 
+/** The live dashboard of this process (--dashboard), while one is served. */
+let dashboard: Dashboard | undefined;
+
+/**
+ * Serves the live dashboard while `body` runs (--dashboard PORT). Started before anything else,
+ * so a port in use is one line and exit 2 before any load or run begins.
+ */
+export async function withDashboard<T>(port: number | undefined, body: () => Promise<T>): Promise<T> {
+  if (port === undefined) return body();
+  dashboard = await startDashboard(port);
+  console.error(`dashboard: ${dashboard.url}`);
+  try {
+    return await body();
+  } finally {
+    if (dashboard.dropped > 0)
+      console.error(`dashboard: ${dashboard.dropped} updates dropped for slow pages`);
+    await dashboard.close().catch(() => undefined);
+    dashboard = undefined;
+  }
+}
+
 /** A report without its encoded histograms (for --json and nested reports). */
 export function withoutHistograms(report: RunReport): Omit<RunReport, 'histograms'> {
   const { histograms, ...rest } = report;
@@ -117,15 +144,24 @@ export async function saveResults(
   content: object,
   histograms?: Record<string, string>,
 ): Promise<void> {
+  const commandLine = recordedCommandLine();
+  const recorded = commandLine === undefined ? content : { ...content, commandLine };
   if (runDir) {
-    await runDir.writeRun(content);
+    await runDir.writeRun(recorded);
     if (histograms) await runDir.writeHistograms(histograms);
     const lost = await runDir.intervalsError();
     if (lost !== undefined)
       console.error(`txbench: intervals stopped being written (${lost}); run.json has the figures`);
     console.log(`run directory: ${runDir.dir}`);
+    // The figures are safe on disk already: a report that cannot be drawn is a warning, not a failed run.
+    try {
+      const report = await writeRunDirReport(runDir.dir);
+      await dashboard?.finish(report);
+    } catch (err) {
+      console.error(`warning: report.html not written (${err instanceof Error ? err.message : String(err)})`);
+    }
   }
-  if (json !== undefined) await writeJson(json, content);
+  if (json !== undefined) await writeJson(json, recorded);
 }
 
 /**

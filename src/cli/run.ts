@@ -20,6 +20,7 @@ import {
   progressListener,
   saveResults,
   withInterrupt,
+  withDashboard,
   withMetricsServer,
   withoutHistograms,
 } from './run-session.js';
@@ -58,6 +59,8 @@ Watching the storage (each run samples its disks, host and database every second
                      be in /sys/block); default: the disks under the data and the log
   --metrics-port PORT  serve the live run in the Prometheus text format on this port
   --metrics-host HOST  the address it listens on (default 127.0.0.1)
+  --dashboard PORT   serve the live report on 127.0.0.1:PORT (0: any free port), updated every
+                     interval; the final report when the run ends. A port in use: exit 2
   --no-monitor       sample no disk, host or database figures (they are n/a in the report)
 Exit codes: 0 ok, 1 --check failed or the drain gave up on running transactions (status
 incomplete-drain), 2 bad usage, 3 database unreachable or lost, 130 interrupted.`;
@@ -85,6 +88,7 @@ export const RUN_FLAGS = {
   'node-exporter': { type: 'string', multiple: true },
   device: { type: 'string', multiple: true },
   'metrics-port': { type: 'string' },
+  dashboard: { type: 'string' },
   'metrics-host': { type: 'string' },
   'no-monitor': { type: 'boolean' },
 } as const;
@@ -95,6 +99,8 @@ export interface RunCommandOptions extends RunOptions {
   monitor: boolean;
   /** Serve the live run for Prometheus (--metrics-port, --metrics-host). */
   metrics?: MetricsEndpoint | undefined;
+  /** Serve the live dashboard on 127.0.0.1 at this port (0: any free port). */
+  dashboard?: number | undefined;
 }
 
 /** Every flag validated before anything starts. */
@@ -143,6 +149,8 @@ export function parseRunOptions(
       str('precondition') === undefined ? undefined : parseDurationMs('precondition', str('precondition')!),
     monitor: values['no-monitor'] !== true,
     metrics: metricsEndpoint(str('metrics-port'), str('metrics-host')),
+    dashboard:
+      str('dashboard') === undefined ? undefined : parseIntFlag('dashboard', str('dashboard')!, 0, 65535),
   };
   if (!options.monitor) {
     const watching = (['node-exporter', 'device'] as const).find((k) => values[k] !== undefined);
@@ -168,6 +176,14 @@ export async function runCommand(argv: string[]): Promise<number> {
   const options = parseRunOptions(values);
   const list = targetOptionsFrom(argv);
   await checkResultsDir(values.out ?? 'results');
+  return withDashboard(options.dashboard, () => runWithServers(options, list, values));
+}
+
+function runWithServers(
+  options: RunCommandOptions,
+  list: ReturnType<typeof targetOptionsFrom>,
+  values: { out?: string | undefined; json?: string | undefined; check?: boolean | undefined },
+): Promise<number> {
   return withMetricsServer(options.metrics, (metricsServer) => {
     options.metricsServer = metricsServer;
     return withTargets(list, { create: true }, async (targets) => {

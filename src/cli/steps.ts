@@ -13,6 +13,7 @@ import {
   progressListener,
   saveResults,
   withInterrupt,
+  withDashboard,
   withMetricsServer,
   withoutHistograms,
 } from './run-session.js';
@@ -40,49 +41,51 @@ export async function stepsCommand(argv: string[]): Promise<number> {
   const list = targetOptionsFrom(argv);
   if (list.length > 1) throw new UsageError('steps drive one target; give one --db or --data-dir');
   await checkResultsDir(values.out ?? 'results');
-  return withMetricsServer(options.metrics, (metricsServer) => {
-    options.metricsServer = metricsServer;
-    return withTargets(list, { create: true }, async ([target]) => {
-      await loadIfEmpty(target!, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
-      const runDir = await RunDirectory.create(values.out ?? 'results', new Date(), 'steps');
-      const startedAt = new Date().toISOString();
-      const reports: RunReport[] = [];
-      let current: TpccRun | undefined;
-      await withInterrupt(
-        () => (current ? [current] : []),
-        async () => {
-          for (const n of users) {
-            current = newRun(
-              target!,
-              { ...options, terminals: n },
-              progressListener(`[${n} users] `, runDir),
-            );
-            const report = await current.run();
-            reports.push(report);
-            if (report.status !== 'completed') break;
-          }
-        },
-      );
-      const steps = reports.map((r) => ({
-        users: r.config.terminals,
-        summary: r.summary,
-        report: withoutHistograms(r),
-      }));
-      const knee = kneeOf(steps.map((s) => ({ users: s.users, tps: s.summary.tps })));
-      console.log(formatStepsTable(steps, knee));
-      await saveResults(runDir, values.json, {
-        schemaVersion: RUN_SCHEMA_VERSION,
-        kind: 'steps',
-        status: reports.find((r) => r.status !== 'completed')?.status ?? 'completed',
-        startedAt,
-        endedAt: new Date().toISOString(),
-        disclaimer: DISCLAIMER,
-        config: { target: target!.spec.label, users, ...(reports[0] ? { run: reports[0].config } : {}) },
-        knee: knee ?? null,
-        steps,
+  return withDashboard(options.dashboard, () =>
+    withMetricsServer(options.metrics, (metricsServer) => {
+      options.metricsServer = metricsServer;
+      return withTargets(list, { create: true }, async ([target]) => {
+        await loadIfEmpty(target!, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
+        const runDir = await RunDirectory.create(values.out ?? 'results', new Date(), 'steps');
+        const startedAt = new Date().toISOString();
+        const reports: RunReport[] = [];
+        let current: TpccRun | undefined;
+        await withInterrupt(
+          () => (current ? [current] : []),
+          async () => {
+            for (const n of users) {
+              current = newRun(
+                target!,
+                { ...options, terminals: n },
+                progressListener(`[${n} users] `, runDir),
+              );
+              const report = await current.run();
+              reports.push(report);
+              if (report.status !== 'completed') break;
+            }
+          },
+        );
+        const steps = reports.map((r) => ({
+          users: r.config.terminals,
+          summary: r.summary,
+          report: withoutHistograms(r),
+        }));
+        const knee = kneeOf(steps.map((s) => ({ users: s.users, tps: s.summary.tps })));
+        console.log(formatStepsTable(steps, knee));
+        await saveResults(runDir, values.json, {
+          schemaVersion: RUN_SCHEMA_VERSION,
+          kind: 'steps',
+          status: reports.find((r) => r.status !== 'completed')?.status ?? 'completed',
+          startedAt,
+          endedAt: new Date().toISOString(),
+          disclaimer: DISCLAIMER,
+          config: { target: target!.spec.label, users, ...(reports[0] ? { run: reports[0].config } : {}) },
+          knee: knee ?? null,
+          steps,
+        });
+        const code = exitCodeOf(reports);
+        return reports.length < users.length && code === ExitCode.ok ? ExitCode.interrupted : code;
       });
-      const code = exitCodeOf(reports);
-      return reports.length < users.length && code === ExitCode.ok ? ExitCode.interrupted : code;
-    });
-  });
+    }),
+  );
 }

@@ -15,6 +15,7 @@ import {
   progressListener,
   saveResults,
   withInterrupt,
+  withDashboard,
   withMetricsServer,
   withoutHistograms,
 } from './run-session.js';
@@ -52,52 +53,54 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   const list = targetOptionsFrom(argv);
   if (list.length > 1) throw new UsageError('a sweep drives one target; give one --db or --data-dir');
   await checkResultsDir(values.out ?? 'results');
-  return withMetricsServer(options.metrics, (metricsServer) => {
-    options.metricsServer = metricsServer;
-    return withTargets(list, { create: true }, async ([target]) => {
-      await loadIfEmpty(target!, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
-      const runDir = await RunDirectory.create(values.out ?? 'results', new Date(), 'sweep');
-      const startedAt = new Date().toISOString();
-      const reports: { value: string; report: RunReport }[] = [];
-      let current: TpccRun | undefined;
-      await withInterrupt(
-        () => (current ? [current] : []),
-        async () => {
-          for (const value of settingValues) {
-            await applySetting(target!, setting, value, values['restart-cmd']);
-            current = newRun(target!, options, progressListener(`[${setting}=${value}] `, runDir));
-            const report = await current.run();
-            reports.push({ value, report });
-            if (report.status !== 'completed') break;
-          }
-        },
-      );
-      console.log(
-        formatScaling(
-          setting,
-          reports.map((r) => ({ label: r.value, summary: r.report.summary, config: r.report.config })),
-          `${setting} was left at ${reports.at(-1)?.value ?? 'its old value'}`,
-        ),
-      );
-      await saveResults(runDir, values.json, {
-        schemaVersion: RUN_SCHEMA_VERSION,
-        kind: 'sweep',
-        status: reports.find((r) => r.report.status !== 'completed')?.report.status ?? 'completed',
-        startedAt,
-        endedAt: new Date().toISOString(),
-        disclaimer: DISCLAIMER,
-        config: { target: target!.spec.label, setting, values: settingValues },
-        sweep: reports.map((r) => ({
-          setting,
-          value: r.value,
-          summary: r.report.summary,
-          report: withoutHistograms(r.report),
-        })),
+  return withDashboard(options.dashboard, () =>
+    withMetricsServer(options.metrics, (metricsServer) => {
+      options.metricsServer = metricsServer;
+      return withTargets(list, { create: true }, async ([target]) => {
+        await loadIfEmpty(target!, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
+        const runDir = await RunDirectory.create(values.out ?? 'results', new Date(), 'sweep');
+        const startedAt = new Date().toISOString();
+        const reports: { value: string; report: RunReport }[] = [];
+        let current: TpccRun | undefined;
+        await withInterrupt(
+          () => (current ? [current] : []),
+          async () => {
+            for (const value of settingValues) {
+              await applySetting(target!, setting, value, values['restart-cmd']);
+              current = newRun(target!, options, progressListener(`[${setting}=${value}] `, runDir));
+              const report = await current.run();
+              reports.push({ value, report });
+              if (report.status !== 'completed') break;
+            }
+          },
+        );
+        console.log(
+          formatScaling(
+            setting,
+            reports.map((r) => ({ label: r.value, summary: r.report.summary, config: r.report.config })),
+            `${setting} was left at ${reports.at(-1)?.value ?? 'its old value'}`,
+          ),
+        );
+        await saveResults(runDir, values.json, {
+          schemaVersion: RUN_SCHEMA_VERSION,
+          kind: 'sweep',
+          status: reports.find((r) => r.report.status !== 'completed')?.report.status ?? 'completed',
+          startedAt,
+          endedAt: new Date().toISOString(),
+          disclaimer: DISCLAIMER,
+          config: { target: target!.spec.label, setting, values: settingValues },
+          sweep: reports.map((r) => ({
+            setting,
+            value: r.value,
+            summary: r.report.summary,
+            report: withoutHistograms(r.report),
+          })),
+        });
+        const code = exitCodeOf(reports.map((r) => r.report));
+        return reports.length < settingValues.length && code === ExitCode.ok ? ExitCode.interrupted : code;
       });
-      const code = exitCodeOf(reports.map((r) => r.report));
-      return reports.length < settingValues.length && code === ExitCode.ok ? ExitCode.interrupted : code;
-    });
-  });
+    }),
+  );
 }
 
 /** Sets the value on the server and makes it take effect (reload, or restart when it must). */

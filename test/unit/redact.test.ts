@@ -95,3 +95,22 @@ describe('redactText', () => {
     expect(out).toContain('postgres://bob:***@db:5432/tpcc');
   });
 });
+
+describe('the recorded command line', () => {
+  it('hides the password of every connection URL and quotes what a shell would split', async () => {
+    const { recordCommandLine, recordedCommandLine } = await import('../../src/cli/command-line.js');
+    recordCommandLine([
+      'run',
+      '--db',
+      'postgres://u:hunter2@db1/tpcc',
+      '--db=mysql://r:s3cret@h/x',
+      '--label',
+      'PX600, 64 GB',
+    ]);
+    const line = recordedCommandLine() ?? '';
+    expect(line).not.toMatch(/hunter2|s3cret/);
+    expect(line).toBe(
+      "txbench run --db 'postgres://u:***@db1/tpcc' '--db=mysql://r:***@h/x' --label 'PX600, 64 GB'",
+    );
+  });
+});

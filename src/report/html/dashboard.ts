@@ -1,0 +1,130 @@
+/**
+ * The live dashboard (`--dashboard PORT`): the report page served on 127.0.0.1 while the run goes
+ * on, each interval pushed to the open pages as a Server-Sent Event, and the final report sent
+ * when the run ends. It never slows the run: publishing is a synchronous write of a few hundred
+ * bytes per page, and a page whose socket has not drained its last update (a slow or stalled
+ * browser) misses updates instead of queueing them.
+ */
+import { createServer, type ServerResponse } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../../errors.js';
+import { loadRunDir } from './load.js';
+import { renderReportHtml } from './page.js';
+import { reportInput } from './report.js';
+
+export const EVENTS_PATH = '/events';
+
+export interface Dashboard {
+  url: string;
+  /** The run directory the page is drawn from (intervals.ndjson as it grows). */
+  setRunDir(dir: string): void;
+  /** One interval's headline figures to every open page; dropped for a page still busy. */
+  publish(interval: { atS: number; tps: number; phase: string; target?: string | undefined }): void;
+  /** Sends the final report (report.html) to every open page and serves it from now on. */
+  finish(reportFile: string): Promise<void>;
+  /** Updates not sent because a page had not taken the previous one. */
+  readonly dropped: number;
+  close(): Promise<void>;
+}
+
+/** Unsent bytes a page may hold before it misses updates. */
+const BACKLOG_BYTES = 16 * 1024;
+
+export async function startDashboard(port: number, host = '127.0.0.1'): Promise<Dashboard> {
+  const clients = new Set<ServerResponse>();
+  let runDir: string | undefined;
+  let finalHtml: string | undefined;
+  let dropped = 0;
+
+  const livePage = async (): Promise<string> => {
+    const runs = runDir === undefined ? [] : [await loadRunDir(runDir)];
+    // A run in progress has no run.json yet: that is not damage.
+    for (const run of runs) run.missing = [];
+    return renderReportHtml(reportInput(runs), { live: { eventsPath: EVENTS_PATH } });
+  };
+
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (req.method === 'GET' && path === EVENTS_PATH) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+      res.write(': txbench\n\n');
+      clients.add(res);
+      res.on('close', () => clients.delete(res));
+      return;
+    }
+    if (req.method !== 'GET' || path !== '/') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('txbench serves / and /events\n');
+      return;
+    }
+    (finalHtml !== undefined ? Promise.resolve(finalHtml) : livePage()).then(
+      (html) =>
+        res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+          .end(html),
+      (err: unknown) =>
+        res
+          .writeHead(500, { 'content-type': 'text/plain' })
+          .end(`${err instanceof Error ? err.message : String(err)}\n`),
+    );
+  });
+
+  const send = (event: string, data: string, always: boolean): void => {
+    for (const res of clients) {
+      if (!always && (res.writableNeedDrain || res.writableLength > BACKLOG_BYTES)) {
+        dropped++;
+        continue;
+      }
+      res.write(`event: ${event}\ndata: ${data}\n\n`);
+    }
+  };
+
+  const bound = await new Promise<number>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE' || err.code === 'EACCES'
+          ? new UsageError(
+              `cannot serve the dashboard: port ${port} on ${host} is ${err.code === 'EADDRINUSE' ? 'in use' : 'not allowed'}; choose another --dashboard PORT (0 = any free port)`,
+            )
+          : err,
+      ),
+    );
+    server.listen(port, host, () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : port);
+    });
+  });
+
+  return {
+    url: `http://${host}:${bound}/`,
+    get dropped() {
+      return dropped;
+    },
+    setRunDir: (dir) => {
+      runDir = dir;
+    },
+    publish: (interval) =>
+      send(
+        'interval',
+        JSON.stringify({
+          atS: interval.atS,
+          tps: interval.tps,
+          phase: interval.phase,
+          target: interval.target,
+        }),
+        false,
+      ),
+    finish: async (reportFile) => {
+      finalHtml = await readFile(reportFile, 'utf8');
+      // The final page goes to every page however busy: it is the one that matters.
+      send('final', JSON.stringify(finalHtml), true);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of clients) res.end();
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        // A page that does not hang up must not hold the process open.
+        setTimeout(() => server.closeAllConnections(), 2000).unref();
+      }),
+  };
+}

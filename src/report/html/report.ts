@@ -1,0 +1,46 @@
+/**
+ * From run directories to the HTML report: reads them, lays out each run's part and, for several
+ * runs, the comparison (and the cost table when costs are given).
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { compareRuns } from '../compare.js';
+import { costRows, type CostEntry } from '../cost.js';
+import { comparisonChart } from './charts.js';
+import { loadRunDir, type LoadedRun } from './load.js';
+import { renderReportHtml, type RenderOptions, type ReportInput } from './page.js';
+import { runSection } from './sections.js';
+
+export const REPORT_FILE = 'report.html';
+
+export function reportInput(runs: readonly LoadedRun[], costs?: ReadonlyMap<string, CostEntry>): ReportInput {
+  const records = runs.flatMap((r) => (r.record ? [r.record] : []));
+  const comparison = compareRuns(records);
+  // One run's own rows (its steps, targets or values) are in its section already.
+  const shown = (runs.length > 1 && comparison.rows.length > 1) || costs !== undefined;
+  const title = runs.length === 1 ? `txbench report: ${runs[0]!.id}` : `txbench report: ${runs.length} runs`;
+  return {
+    title,
+    sections: runs.map(runSection),
+    comparison: shown
+      ? {
+          rows: comparison.rows,
+          warnings: comparison.warnings,
+          chart: comparisonChart(
+            'comparison-chart',
+            comparison.rows.map((r) => ({ label: `${r.label} (${r.run})`, tps: r.tps, avgMs: r.avgMs })),
+          ),
+        }
+      : undefined,
+    cost: costs === undefined ? undefined : costRows(comparison.rows, costs),
+    generatedAt: new Date().toISOString(),
+  };
+}
+
+/** Writes `report.html` into a run directory (at the end of a run); returns its path. */
+export async function writeRunDirReport(dir: string, options?: RenderOptions): Promise<string> {
+  const run = await loadRunDir(dir);
+  const file = path.join(dir, REPORT_FILE);
+  await writeFile(file, renderReportHtml(reportInput([run]), options));
+  return file;
+}

@@ -1,0 +1,264 @@
+/**
+ * What each run's part of the HTML report shows, as data for the templates: summary cards, the
+ * charts for its kind, tables, the environment and the command line.
+ */
+import { deviceTotals, type DeviceRates } from '../device-totals.js';
+import { newOrderRateLabel } from '../new-order-rate.js';
+import { millis, orNa, twoDecimals, whole } from '../numbers.js';
+import {
+  chartedIntervals,
+  comparisonChart,
+  deviceCharts,
+  distributionChart,
+  hostCpuChart,
+  responseChart,
+  stepsChart,
+  sweepCharts,
+  targetsThroughputChart,
+  throughputChart,
+} from './charts.js';
+import type { LoadedRun } from './load.js';
+import type { ChartSpec } from './model.js';
+
+export interface Card {
+  /** Stable name for tests and styles. */
+  key: string;
+  label: string;
+  value: string;
+}
+
+export interface Table {
+  title: string;
+  columns: string[];
+  rows: string[][];
+}
+
+export interface RunSection {
+  /** The anchor: `run-<id>`. */
+  anchor: string;
+  id: string;
+  kind: string;
+  status: string;
+  startedAt: string;
+  label: string;
+  missing: string[];
+  notes: string[];
+  cards: Card[];
+  charts: ChartSpec[];
+  tables: Table[];
+  environment: [string, string][];
+  commandLine: string | undefined;
+}
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const list = (v: unknown): Json[] =>
+  Array.isArray(v) ? v.map(obj).filter((x): x is Json => x !== undefined) : [];
+
+/** The summary cards of one summary (run.json `summary` and its per-type `transactions`). */
+export function summaryCards(
+  summary: Json,
+  config: Json | undefined,
+  transactions: Json | undefined,
+): Card[] {
+  const response = obj(summary.responseMs);
+  const cpu = obj(summary.clientCpu);
+  const rollbacks = Object.values(transactions ?? {})
+    .map((t) => num(obj(t)?.rollbacks))
+    .filter((x): x is number => x !== undefined);
+  const rate = newOrderRateLabel({
+    thinkScale: num(config?.thinkScale),
+    nonstandardMix: config?.nonstandardMix === true,
+  });
+  const cards: Card[] = [
+    { key: 'tps', label: 'TPS', value: orNa(num(summary.tps), twoDecimals) },
+    { key: 'tpmC', label: rate, value: orNa(num(summary.tpmC), whole) },
+    { key: 'nopm', label: 'NOPM', value: orNa(num(summary.nopm), whole) },
+    { key: 'tpm', label: 'TPM', value: orNa(num(summary.tpm), whole) },
+    { key: 'avg', label: 'avg response ms', value: orNa(num(response?.avg), millis) },
+    { key: 'p99', label: 'p99 response ms', value: orNa(num(response?.p99), millis) },
+    {
+      key: 'rollbacks',
+      label: 'rollbacks',
+      value: rollbacks.length === 0 ? 'n/a' : whole(rollbacks.reduce((a, b) => a + b, 0)),
+    },
+    { key: 'errors', label: 'errors', value: orNa(num(summary.errors), whole) },
+    {
+      key: 'cpu',
+      label: 'txbench CPU',
+      value:
+        cpu === undefined
+          ? 'n/a'
+          : `${orNa(num(cpu.coresUsed), twoDecimals)} cores, ${orNa(num(cpu.usPerTransaction), (x) => x.toFixed(0))} µs/tx`,
+    },
+  ];
+  return cards;
+}
+
+/** Host, database, settings and device, as name/value rows. */
+export function environmentRows(environment: Json | undefined): [string, string][] {
+  if (environment === undefined) return [];
+  const rows: [string, string][] = [];
+  const host = obj(environment.host);
+  if (host) {
+    const mem = num(host.memoryBytes);
+    rows.push([
+      'host',
+      [
+        str(host.hostname),
+        str(host.cpuModel),
+        num(host.cores) !== undefined ? `${host.cores} cores` : undefined,
+        mem !== undefined ? `${(mem / 2 ** 30).toFixed(1)} GiB` : undefined,
+        str(host.os),
+        str(host.kernel),
+      ]
+        .filter(Boolean)
+        .join(', '),
+    ]);
+  }
+  const db = obj(environment.database);
+  if (db) {
+    rows.push(['database', `${str(db.product) ?? '?'} ${str(db.version) ?? ''}`.trim()]);
+    for (const [k, v] of Object.entries(obj(db.settings) ?? {})) rows.push([`setting ${k}`, String(v)]);
+  }
+  const device = obj(environment.device);
+  if (device) {
+    rows.push([
+      'device',
+      Object.entries(device)
+        .filter(([, v]) => typeof v !== 'object')
+        .map(([k, v]) => `${k} ${String(v)}`)
+        .join(', '),
+    ]);
+  }
+  if (str(environment.dataDirectory)) rows.push(['data directory', str(environment.dataDirectory)!]);
+  return rows;
+}
+
+/** The type names the run used (`newOrder` → `New-Order`). */
+function typeNames(transactions: Json | undefined): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const [key, t] of Object.entries(transactions ?? {})) names[key] = str(obj(t)?.name) ?? key;
+  return names;
+}
+
+export function runSection(loaded: LoadedRun): RunSection {
+  const run = { ...loaded, intervals: chartedIntervals(loaded.intervals) };
+  const raw = run.raw;
+  const kind = run.record?.kind ?? (run.intervals.some((r) => r.target !== undefined) ? 'targets' : 'run');
+  const anchor = `run-${run.id}`;
+  const summary = obj(raw?.summary);
+  const transactions = obj(raw?.transactions);
+  const names = typeNames(transactions);
+  const charts: ChartSpec[] = [];
+  const tables: Table[] = [];
+  const notes: string[] = [];
+  const entries = [...list(raw?.targets), ...list(raw?.steps), ...list(raw?.sweep)];
+  const firstReport = obj(entries[0]?.report);
+  const config = obj(raw?.config) ?? obj(firstReport?.config);
+
+  // Without run.json (a live run, or one killed early) the throughput chart is there to be filled.
+  if (kind === 'run' && (run.intervals.length > 0 || run.record === undefined)) {
+    charts.push(throughputChart(`${anchor}-tps`, run.intervals));
+    charts.push(responseChart(`${anchor}-response`, run.intervals, names));
+  }
+  if (kind === 'targets') {
+    const labels = list(raw?.targets)
+      .map((t) => str(t.label))
+      .filter((l): l is string => l !== undefined);
+    const seen = labels.length > 0 ? labels : [...new Set(run.intervals.map((r) => r.target ?? ''))];
+    if (run.intervals.length > 0) charts.push(targetsThroughputChart(`${anchor}-tps`, run.intervals, seen));
+    const tps = list(raw?.targets).map((t) => ({
+      label: str(t.label) ?? '?',
+      tps: num(obj(t.summary)?.tps) ?? 0,
+    }));
+    if (tps.length > 0) {
+      const min = Math.min(...tps.map((t) => t.tps));
+      const max = Math.max(...tps.map((t) => t.tps));
+      tables.push({
+        title: 'Targets and their spread',
+        columns: ['target', 'TPS', 'avg response ms'],
+        rows: [
+          ...list(raw?.targets).map((t) => [
+            str(t.label) ?? '?',
+            orNa(num(obj(t.summary)?.tps), twoDecimals),
+            orNa(num(obj(obj(t.summary)?.responseMs)?.avg), millis),
+          ]),
+          ['spread: min / max TPS', `${twoDecimals(min)} / ${twoDecimals(max)}`, ''],
+          ['spread: max/min', min > 0 ? `${(max / min).toFixed(2)}×` : 'n/a', ''],
+        ],
+      });
+    }
+  }
+  if (kind === 'steps') {
+    const steps = list(raw?.steps).map((s) => ({
+      users: num(s.users) ?? 0,
+      tps: num(obj(s.summary)?.tps) ?? 0,
+      avgMs: num(obj(obj(s.summary)?.responseMs)?.avg) ?? 0,
+    }));
+    const knee = num(raw?.knee);
+    charts.push(stepsChart(`${anchor}-steps`, steps, knee));
+    notes.push(
+      knee === undefined
+        ? 'knee: none within these steps (throughput still grows at least half as fast as users)'
+        : `knee: ${knee} users (beyond it, throughput grows less than half as fast as users)`,
+    );
+  }
+  if (kind === 'sweep') {
+    const sweep = list(raw?.sweep);
+    const setting = str(sweep[0]?.setting) ?? 'setting';
+    charts.push(
+      ...sweepCharts(
+        `${anchor}-sweep`,
+        setting,
+        sweep.map((s) => {
+          const sum = obj(s.summary);
+          const totals = deviceTotals(
+            Array.isArray(sum?.devices) ? (sum.devices as DeviceRates[]) : undefined,
+          );
+          return {
+            value: String(s.value),
+            tps: num(sum?.tps) ?? 0,
+            avgMs: num(obj(sum?.responseMs)?.avg) ?? 0,
+            deviceMBps: totals === null ? null : totals.mbps,
+          };
+        }),
+      ),
+    );
+  }
+  if (kind === 'run' && run.histograms !== undefined) {
+    charts.push(distributionChart(`${anchor}-percentiles`, run.histograms, names));
+  }
+  if (kind === 'run' || kind === 'targets') {
+    const timeRows =
+      kind === 'targets' ? run.intervals.filter((r) => r.target === run.intervals[0]?.target) : run.intervals;
+    const devices = deviceCharts(`${anchor}-device`, timeRows);
+    charts.push(...devices);
+    if (devices.length === 0 && run.intervals.length > 0) {
+      const why = [...new Set(run.intervals.flatMap((r) => r.missing ?? []))];
+      notes.push(`no device figures${why.length > 0 ? `: ${why.join('; ')}` : ''}`);
+    }
+    const cpu = hostCpuChart(`${anchor}-cpu`, timeRows);
+    if (cpu) charts.push(cpu);
+  }
+  return {
+    anchor,
+    id: run.id,
+    kind,
+    status: run.record?.status ?? 'unknown (no run.json)',
+    startedAt: run.record?.startedAt ?? '',
+    label: run.record?.label ?? '',
+    missing: run.missing,
+    notes,
+    cards: summary ? summaryCards(summary, config, transactions) : [],
+    charts,
+    tables,
+    environment: environmentRows(obj(raw?.environment) ?? obj(firstReport?.environment)),
+    commandLine: str(raw?.commandLine),
+  };
+}
+
+export { comparisonChart };

@@ -1,0 +1,170 @@
+/** The HTML report's pure parts: what each chart is made of, the cards, and reading damaged runs. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { encodeHistogram, latencyMs, newHistogram, recordUs } from '../../src/metrics/histogram.js';
+import {
+  chartedIntervals,
+  deviceCharts,
+  distributionChart,
+  DISTRIBUTION_PERCENTILES,
+  phaseBands,
+  responseChart,
+  stepsChart,
+  targetsThroughputChart,
+} from '../../src/report/html/charts.js';
+import { loadRunDir, type IntervalRow } from '../../src/report/html/load.js';
+import { percentileToX, xToPercentile } from '../../src/report/html/model.js';
+import { summaryCards } from '../../src/report/html/sections.js';
+
+const row = (atS: number, phase: string, tps: number, extra: Partial<IntervalRow> = {}): IntervalRow => ({
+  atS,
+  phase,
+  seconds: 5,
+  tps,
+  ...extra,
+});
+
+describe('HTML report charts', () => {
+  it('shades warm-up as one band over adjacent intervals and nothing over the measured window', () => {
+    const rows = [row(5, 'warmup', 1), row(10, 'warmup', 2), row(15, 'measure', 3)];
+    expect(phaseBands(rows, { warmup: 'warm-up' })).toEqual([{ from: 0, to: 10, label: 'warm-up' }]);
+  });
+
+  it('leaves out the drain sliver but keeps a drain interval of a second or more', () => {
+    const rows = [row(5, 'measure', 1), { ...row(5.02, 'drain', 900), seconds: 0.02 }, row(11, 'drain', 4)];
+    expect(chartedIntervals(rows).map((r) => r.atS)).toEqual([5, 11]);
+  });
+
+  it('draws a type avg and p90 per interval, with a gap where the type did not run', () => {
+    const rows = [
+      row(5, 'measure', 1, { perType: { newOrder: { count: 3, errors: 0, avgMs: 10, p90Ms: 20 } } }),
+      row(10, 'measure', 1, { perType: { newOrder: { count: 0, errors: 0, avgMs: 0, p90Ms: 0 } } }),
+      row(15, 'measure', 1, { perType: { delivery: { count: 0, errors: 0, avgMs: 0, p90Ms: 0 } } }),
+    ];
+    const chart = responseChart('r', rows, { newOrder: 'New-Order' });
+    expect(chart.series).toEqual([
+      { label: 'New-Order avg', values: [10, null, null] },
+      { label: 'New-Order p90', values: [20, null, null] },
+    ]);
+  });
+
+  it('reads each percentile from the HDR histogram, 50% to 99.999% on the log axis', () => {
+    const h = newHistogram();
+    for (let i = 1; i <= 10_000; i++) recordUs(h, i * 100);
+    const chart = distributionChart('d', { newOrder: encodeHistogram(h) }, { newOrder: 'New-Order' });
+    expect(DISTRIBUTION_PERCENTILES[0]).toBe(50);
+    expect(DISTRIBUTION_PERCENTILES.at(-1)).toBe(99.999);
+    expect(chart.x.values[0]).toBeCloseTo(Math.log10(2));
+    expect(chart.x.values.at(-1)).toBeCloseTo(5);
+    const values = chart.series[0]!.values as number[];
+    expect(values[0]).toBeCloseTo(latencyMs(h).p50, 0);
+    expect(values.every((v, i) => i === 0 || v >= values[i - 1]!)).toBe(true);
+    // A decoded histogram knows its maximum to its precision (3 significant digits).
+    expect(values.at(-1)).toBeLessThanOrEqual((h.maxValue / 1000) * 1.001);
+    expect(xToPercentile(percentileToX(99.9))).toBeCloseTo(99.9);
+  });
+
+  it('adds several targets interval by interval, leaving the sum out where one target is missing', () => {
+    const rows = [
+      row(5, 'measure', 10, { target: 'a' }),
+      row(5.2, 'measure', 20, { target: 'b' }),
+      row(10, 'measure', 11, { target: 'a' }),
+    ];
+    const chart = targetsThroughputChart('t', rows, ['a', 'b']);
+    expect(chart.x.values).toEqual([5.1, 10]);
+    expect(chart.series).toEqual([
+      { label: 'a', values: [10, 11] },
+      { label: 'b', values: [20, null] },
+      { label: 'sum', values: [30, null] },
+    ]);
+  });
+
+  it('charts each disk read and write, and nothing without disks', () => {
+    const device = {
+      name: 'vda',
+      role: 'data+log',
+      readIops: 1,
+      writeIops: 2,
+      readMBps: 3,
+      writeMBps: 4,
+      readLatencyMs: null,
+      writeLatencyMs: 0.5,
+      queueDepth: 1.5,
+    };
+    const charts = deviceCharts('d', [row(5, 'measure', 1, { devices: [device] }), row(10, 'measure', 1)]);
+    expect(charts.map((c) => c.y.label)).toEqual([
+      'IOPS',
+      'MB/s',
+      'ms per I/O',
+      'average requests in flight',
+    ]);
+    expect(charts[2]!.series).toEqual([
+      { label: 'vda (data+log) read', values: [null, null] },
+      { label: 'vda (data+log) write', values: [0.5, null] },
+    ]);
+    expect(deviceCharts('d', [row(5, 'measure', 1, { devices: [] })])).toEqual([]);
+  });
+
+  it('marks the knee on the steps chart', () => {
+    const chart = stepsChart('s', [{ users: 1, tps: 10, avgMs: 1 }], 1);
+    expect(chart.marks).toEqual([{ x: 1, label: 'knee: 1 users' }]);
+    expect(stepsChart('s', [], undefined).marks).toEqual([]);
+  });
+});
+
+describe('HTML report cards', () => {
+  const summary = {
+    tps: 343.216,
+    tpmC: 8903.7,
+    nopm: 8838.4,
+    tpm: 20004,
+    errors: 2,
+    responseMs: { avg: 57.499, p99: 272.127 },
+    clientCpu: { coresUsed: 0.221, usPerTransaction: 644.9 },
+  };
+  const transactions = { newOrder: { rollbacks: 5 }, payment: {} };
+
+  it('names the New-Order rate tpmC only when paced with a standard mix', () => {
+    const value = (cards: ReturnType<typeof summaryCards>, key: string) => cards.find((c) => c.key === key);
+    const unpaced = summaryCards(summary, { thinkScale: 0 }, transactions);
+    expect(value(unpaced, 'tpmC')).toEqual({
+      key: 'tpmC',
+      label: 'New-Orders/min (unpaced)',
+      value: '8,903',
+    });
+    expect(value(summaryCards(summary, { thinkScale: 1 }, transactions), 'tpmC')?.label).toBe('tpmC');
+    expect(unpaced.map((c) => c.value)).toEqual([
+      '343.22',
+      '8,903',
+      '8,838',
+      '20,004',
+      '57.5',
+      '272',
+      '5',
+      '2',
+      '0.22 cores, 645 µs/tx',
+    ]);
+  });
+});
+
+describe('reading a damaged run directory', () => {
+  it('keeps the intact intervals and names what is missing', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'txbench-report-'));
+    try {
+      await writeFile(
+        path.join(dir, 'intervals.ndjson'),
+        JSON.stringify(row(5, 'measure', 12)) + '\n{"atS": 10, "pha',
+      );
+      const run = await loadRunDir(dir);
+      expect(run.record).toBeUndefined();
+      expect(run.intervals.map((r) => r.tps)).toEqual([12]);
+      expect(run.missing.join('\n')).toMatch(/run\.json: missing/);
+      expect(run.missing.join('\n')).toMatch(/intervals\.ndjson: line 2 is damaged/);
+      expect(run.missing.join('\n')).toMatch(/histograms\.json: missing/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

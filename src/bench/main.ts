@@ -93,7 +93,7 @@ async function main(): Promise<number> {
       {
         id: 6,
         key: 'monitoring',
-        title: 'what monitoring costs (sampler; a run with and without)',
+        title: 'what monitoring costs (sampler, dashboard; a run with and without)',
         targets: MONITORING_COST_TARGETS,
       },
       selected.has(6),

@@ -1,16 +1,18 @@
 /**
  * Section 6, what monitoring costs: the Sampler's CPU per sample on this machine's /proc (and what
- * that is at one sample a second), and the same client-SQL run on section 1's database with
+ * that is at one sample a second), the live dashboard's CPU per update pushed to open pages, and the same client-SQL run on section 1's database with
  * monitoring on and off, side by side, each in its own process.
  */
 import type { BenchConfig } from './config.js';
 import { formatTable, num, type Column, type TargetDef } from './figures.js';
 import type { PgCluster } from './pg-cluster.js';
+import { measureDashboardCost, type DashboardCost } from './dashboard-cost.js';
 import { measureSamplerCost, type SamplerCost } from './sampler-cost.js';
 import { runTxbench, type RunFigures } from './txbench-run.js';
 
 export interface MonitoringCostData {
   sampler: SamplerCost;
+  dashboard: DashboardCost;
   /** Alternating off, on, off, on, so that drift over the runs (a growing database) cancels out. */
   runs: { monitor: boolean; run: RunFigures }[];
 }
@@ -23,6 +25,8 @@ export async function monitoringCost(
 ): Promise<MonitoringCostData> {
   progress('the sampler alone: 1000 samples of /proc');
   const sampler = await measureSamplerCost({ samples: 1000 });
+  progress('the live dashboard alone: 2000 updates to 3 pages');
+  const dashboard = await measureDashboardCost({ pages: 3, updates: 2000 });
   const spec = {
     procedures: false,
     terminals: cfg.terminals,
@@ -35,7 +39,7 @@ export async function monitoringCost(
     progress(`client-SQL, ${cfg.terminals} terminals, monitoring ${monitor ? 'on' : 'off'}`);
     runs.push({ monitor, run: await runTxbench(url, { ...spec, monitor }, cluster.pid) });
   }
-  return { sampler, runs };
+  return { sampler, dashboard, runs };
 }
 
 /** Mean client CPU per transaction of the monitored runs over that of the others. */
@@ -55,6 +59,13 @@ export const MONITORING_COST_TARGETS: readonly TargetDef<MonitoringCostData>[] =
     op: '<=',
     limit: 1,
     value: (d) => d.sampler.pctOfOneCoreAt1s,
+  },
+  {
+    figure: 'dashboard CPU at 1 update/s, 3 pages',
+    unit: '% of a core',
+    op: '<=',
+    limit: 1,
+    value: (d) => d.dashboard.pctOfOneCoreAt1s,
   },
   {
     figure: 'txbench CPU per transaction, monitored / not',
@@ -82,6 +93,9 @@ export function monitoringCostTable(d: MonitoringCostData): string {
   return [
     `Sampler: ${num(s.cpuUsPerSample)} µs of CPU per sample (${s.samples} samples, ${num(s.wallMsPerSample)} ms each), ` +
       `${num(s.pctOfOneCoreAt1s)}% of one core at one sample a second.`,
+    `Dashboard: ${num(d.dashboard.cpuUsPerUpdate)} µs of CPU per update pushed to ${d.dashboard.pages} open pages ` +
+      `(their HTTP clients in the same process, so an upper bound; ${d.dashboard.dropped} updates dropped), ` +
+      `${num(d.dashboard.pctOfOneCoreAt1s)}% of one core at one update a second.`,
     '',
     formatTable(
       columns,

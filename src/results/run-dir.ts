@@ -23,17 +23,18 @@ export type RunKind = (typeof RUN_KINDS)[number];
 
 /**
  * Refuses, before anything starts, a results directory that cannot be written: one line naming it
- * and why. Creates it when missing; a probe file proves writes work (root ignores permission bits).
+ * and why. A probe file proves writes work (root ignores permission bits).
  */
 export async function checkResultsDir(parent: string): Promise<void> {
   const refuse = (why: string): never => {
     throw new UsageError(`cannot write results to ${parent}: ${why}; choose another --out`);
   };
   try {
-    await mkdir(parent, { recursive: true });
+    // Leaves no trace: what it had to create for the probe is removed again (the run makes it later).
+    const created = await mkdir(parent, { recursive: true });
     const probe = path.join(parent, `.txbench-probe-${process.pid}`);
     await (await open(probe, 'w')).close();
-    await rm(probe, { force: true });
+    await rm(created ?? probe, { recursive: true, force: true });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     refuse(

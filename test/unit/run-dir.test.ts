@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RunDirectory, writeJson } from '../../src/results/run-dir.js';
+import { checkResultsDir, RunDirectory, writeJson } from '../../src/results/run-dir.js';
 import { listRuns } from '../../src/results/store.js';
 
 let parent: string;
@@ -44,6 +44,22 @@ describe('run directory files', () => {
     await rm(dir.dir, { recursive: true });
     await expect(dir.appendInterval({ i: 1 })).resolves.toBeUndefined();
     expect(await dir.intervalsError()).toMatch(/intervals\.ndjson: .*ENOENT/);
+  });
+});
+
+describe('the results directory, checked before a run starts', () => {
+  it('refuses one with a file in the way, in one line', async () => {
+    await writeFile(path.join(parent, 'file'), 'x');
+    await expect(checkResultsDir(path.join(parent, 'file', 'results'))).rejects.toThrow(
+      /^cannot write results to .*: a file is in the way; choose another --out$/,
+    );
+  });
+
+  it('leaves no trace of a writable one it had to create, nor of its probe in one that exists', async () => {
+    await checkResultsDir(path.join(parent, 'a', 'b'));
+    expect(await readdir(parent)).toEqual([]);
+    await checkResultsDir(parent);
+    expect(await readdir(parent)).toEqual([]);
   });
 });
 

@@ -56,8 +56,9 @@ describe('txbench killed with SIGKILL mid-run', () => {
     const measuring = new Promise<void>((resolve, reject) => {
       child.stderr.setEncoding('utf8').on('data', (d: string) => {
         stderr += d;
-        // Two measured intervals printed: both are already on the disk.
-        if ((stderr.match(/ measure\]/g) ?? []).length >= 2) resolve();
+        // Three measured intervals printed, a second apart: the first two are on the disk by now
+        // (each is printed as its write begins, which takes milliseconds).
+        if ((stderr.match(/ measure\]/g) ?? []).length >= 3) resolve();
       });
       child.on('exit', () => reject(new Error(`txbench ended before it was killed: ${stderr}`)));
     });

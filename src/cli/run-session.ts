@@ -7,7 +7,9 @@ import { formatLoadResult, loadProgressPrinter } from '../report/load-progress.j
 import { drainWarning, formatInterval, formatRunHeader } from '../report/run-summary.js';
 import { RunDirectory, writeJson } from '../results/run-dir.js';
 import { TpccRun, type RunListener, type RunOptions, type RunReport } from '../run/tpcc-run.js';
-import type { Target } from '../targets/target.js';
+import type { Target, TargetOptions } from '../targets/target.js';
+import { checkResultsDir } from '../results/run-dir.js';
+import { withTargets } from './target.js';
 import { startMetricsServer, type MetricsServer } from '../report/prometheus.js';
 import type { MetricsEndpoint } from './monitor-flags.js';
 import { loadTpcc } from '../workloads/tpcc/loader.js';
@@ -130,6 +132,30 @@ export async function withDashboard<T>(port: number | undefined, body: () => Pro
     await dashboard.close().catch(() => undefined);
     dashboard = undefined;
   }
+}
+
+/**
+ * What `run`, `steps` and `sweep` do around their measurements, in one place: refuse an
+ * unwritable results directory, start the dashboard and the metrics endpoint (a port in use is
+ * exit 2 before anything else), open the targets, load txbench's own server when it is empty,
+ * then hand the targets to `body`; everything is closed again however `body` ends.
+ */
+export async function withRunSession(
+  options: RunOptions & { dashboard?: number | undefined; metrics?: MetricsEndpoint | undefined },
+  list: readonly TargetOptions[],
+  resultsDir: string,
+  body: (targets: Target[]) => Promise<number>,
+): Promise<number> {
+  await checkResultsDir(resultsDir);
+  return withDashboard(options.dashboard, () =>
+    withMetricsServer(options.metrics, (metricsServer) => {
+      options.metricsServer = metricsServer;
+      return withTargets(list, { create: true }, async (targets) => {
+        for (const t of targets) await loadIfEmpty(t, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
+        return body(targets);
+      });
+    }),
+  );
 }
 
 /** A report without its encoded histograms (for --json and nested reports). */

@@ -3,7 +3,7 @@ import { checkMixMinimums, parseMix } from '../config/mix.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { formatCheckResults } from '../report/check-table.js';
 import { formatRunSummary, formatTargetsTable } from '../report/run-summary.js';
-import { checkResultsDir, RunDirectory, RUN_SCHEMA_VERSION, writeJson } from '../results/run-dir.js';
+import { RunDirectory, RUN_SCHEMA_VERSION, writeJson } from '../results/run-dir.js';
 import { aggregate } from '../run/aggregate.js';
 import { SharedCpu } from '../run/shared-cpu.js';
 import type { Target } from '../targets/target.js';
@@ -15,16 +15,14 @@ import { checkDatabase } from '../workloads/tpcc/check-database.js';
 import {
   DEFAULT_RUN_WAREHOUSES,
   exitCodeOf,
-  loadIfEmpty,
   newRun,
   progressListener,
   saveResults,
   withInterrupt,
-  withDashboard,
-  withMetricsServer,
+  withRunSession,
   withoutHistograms,
 } from './run-session.js';
-import { targetOptionsFrom, withTargets } from './target.js';
+import { targetOptionsFrom } from './target.js';
 
 export const RUN_HELP = `txbench run [options]
 
@@ -175,38 +173,25 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   const options = parseRunOptions(values);
   const list = targetOptionsFrom(argv);
-  await checkResultsDir(values.out ?? 'results');
-  return withDashboard(options.dashboard, () => runWithServers(options, list, values));
-}
-
-function runWithServers(
-  options: RunCommandOptions,
-  list: ReturnType<typeof targetOptionsFrom>,
-  values: { out?: string | undefined; json?: string | undefined; check?: boolean | undefined },
-): Promise<number> {
-  return withMetricsServer(options.metrics, (metricsServer) => {
-    options.metricsServer = metricsServer;
-    return withTargets(list, { create: true }, async (targets) => {
-      for (const t of targets) await loadIfEmpty(t, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
-      const runDir = await RunDirectory.create(
-        values.out ?? 'results',
-        new Date(),
-        targets.length === 1 ? 'run' : 'targets',
-      );
-      const reports =
-        targets.length === 1
-          ? [await runOne(targets[0]!, options, runDir, values.json)]
-          : await runMany(targets, options, runDir, values.json);
-      const code = exitCodeOf(reports);
-      if (code !== ExitCode.ok || !values.check) return code;
-      let failed = false;
-      for (const t of targets) {
-        const results = await checkDatabase(t.url, false);
-        console.log(`${targets.length > 1 ? `${t.spec.label}: ` : ''}${formatCheckResults(results)}`);
-        failed ||= !results.every((r) => r.pass);
-      }
-      return failed ? ExitCode.checkFailed : ExitCode.ok;
-    });
+  return withRunSession(options, list, values.out ?? 'results', async (targets) => {
+    const runDir = await RunDirectory.create(
+      values.out ?? 'results',
+      new Date(),
+      targets.length === 1 ? 'run' : 'targets',
+    );
+    const reports =
+      targets.length === 1
+        ? [await runOne(targets[0]!, options, runDir, values.json)]
+        : await runMany(targets, options, runDir, values.json);
+    const code = exitCodeOf(reports);
+    if (code !== ExitCode.ok || !values.check) return code;
+    let failed = false;
+    for (const t of targets) {
+      const results = await checkDatabase(t.url, false);
+      console.log(`${targets.length > 1 ? `${t.spec.label}: ` : ''}${formatCheckResults(results)}`);
+      failed ||= !results.every((r) => r.pass);
+    }
+    return failed ? ExitCode.checkFailed : ExitCode.ok;
   });
 }
 

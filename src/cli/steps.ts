@@ -1,23 +1,20 @@
 import { ExitCode, UsageError } from '../errors.js';
 import { formatStepsTable } from '../report/scaling.js';
-import { checkResultsDir, RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
+import { RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
 import { kneeOf } from '../run/aggregate.js';
 import { DISCLAIMER, type RunReport, type TpccRun } from '../run/tpcc-run.js';
 import { parseCommand, parseIntFlag } from './args.js';
 import { parseRunOptions, RUN_FLAGS } from './run.js';
 import {
-  DEFAULT_RUN_WAREHOUSES,
   exitCodeOf,
-  loadIfEmpty,
   newRun,
   progressListener,
   saveResults,
   withInterrupt,
-  withDashboard,
-  withMetricsServer,
+  withRunSession,
   withoutHistograms,
 } from './run-session.js';
-import { targetOptionsFrom, withTargets } from './target.js';
+import { targetOptionsFrom } from './target.js';
 
 export const STEPS_HELP = `txbench steps --users 1,20,50,100 [run options]
 
@@ -40,52 +37,41 @@ export async function stepsCommand(argv: string[]): Promise<number> {
   const options = parseRunOptions(values);
   const list = targetOptionsFrom(argv);
   if (list.length > 1) throw new UsageError('steps drive one target; give one --db or --data-dir');
-  await checkResultsDir(values.out ?? 'results');
-  return withDashboard(options.dashboard, () =>
-    withMetricsServer(options.metrics, (metricsServer) => {
-      options.metricsServer = metricsServer;
-      return withTargets(list, { create: true }, async ([target]) => {
-        await loadIfEmpty(target!, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
-        const runDir = await RunDirectory.create(values.out ?? 'results', new Date(), 'steps');
-        const startedAt = new Date().toISOString();
-        const reports: RunReport[] = [];
-        let current: TpccRun | undefined;
-        await withInterrupt(
-          () => (current ? [current] : []),
-          async () => {
-            for (const n of users) {
-              current = newRun(
-                target!,
-                { ...options, terminals: n },
-                progressListener(`[${n} users] `, runDir),
-              );
-              const report = await current.run();
-              reports.push(report);
-              if (report.status !== 'completed') break;
-            }
-          },
-        );
-        const steps = reports.map((r) => ({
-          users: r.config.terminals,
-          summary: r.summary,
-          report: withoutHistograms(r),
-        }));
-        const knee = kneeOf(steps.map((s) => ({ users: s.users, tps: s.summary.tps })));
-        console.log(formatStepsTable(steps, knee));
-        await saveResults(runDir, values.json, {
-          schemaVersion: RUN_SCHEMA_VERSION,
-          kind: 'steps',
-          status: reports.find((r) => r.status !== 'completed')?.status ?? 'completed',
-          startedAt,
-          endedAt: new Date().toISOString(),
-          disclaimer: DISCLAIMER,
-          config: { target: target!.spec.label, users, ...(reports[0] ? { run: reports[0].config } : {}) },
-          knee: knee ?? null,
-          steps,
-        });
-        const code = exitCodeOf(reports);
-        return reports.length < users.length && code === ExitCode.ok ? ExitCode.interrupted : code;
-      });
-    }),
-  );
+  return withRunSession(options, list, values.out ?? 'results', async ([target]) => {
+    const runDir = await RunDirectory.create(values.out ?? 'results', new Date(), 'steps');
+    const startedAt = new Date().toISOString();
+    const reports: RunReport[] = [];
+    let current: TpccRun | undefined;
+    await withInterrupt(
+      () => (current ? [current] : []),
+      async () => {
+        for (const n of users) {
+          current = newRun(target!, { ...options, terminals: n }, progressListener(`[${n} users] `, runDir));
+          const report = await current.run();
+          reports.push(report);
+          if (report.status !== 'completed') break;
+        }
+      },
+    );
+    const steps = reports.map((r) => ({
+      users: r.config.terminals,
+      summary: r.summary,
+      report: withoutHistograms(r),
+    }));
+    const knee = kneeOf(steps.map((s) => ({ users: s.users, tps: s.summary.tps })));
+    console.log(formatStepsTable(steps, knee));
+    await saveResults(runDir, values.json, {
+      schemaVersion: RUN_SCHEMA_VERSION,
+      kind: 'steps',
+      status: reports.find((r) => r.status !== 'completed')?.status ?? 'completed',
+      startedAt,
+      endedAt: new Date().toISOString(),
+      disclaimer: DISCLAIMER,
+      config: { target: target!.spec.label, users, ...(reports[0] ? { run: reports[0].config } : {}) },
+      knee: knee ?? null,
+      steps,
+    });
+    const code = exitCodeOf(reports);
+    return reports.length < users.length && code === ExitCode.ok ? ExitCode.interrupted : code;
+  });
 }

@@ -1,25 +1,22 @@
 import { spawnSync } from 'node:child_process';
 import { DatabaseError, ExitCode, UsageError } from '../errors.js';
 import { formatScaling } from '../report/scaling.js';
-import { checkResultsDir, RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
+import { RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
 import { DISCLAIMER, type RunReport, type TpccRun } from '../run/tpcc-run.js';
 import type { Target } from '../targets/target.js';
 import { tpccDialectFor } from '../workloads/tpcc/tpcc-dialect.js';
 import { parseCommand } from './args.js';
 import { parseRunOptions, RUN_FLAGS } from './run.js';
 import {
-  DEFAULT_RUN_WAREHOUSES,
   exitCodeOf,
-  loadIfEmpty,
   newRun,
   progressListener,
   saveResults,
   withInterrupt,
-  withDashboard,
-  withMetricsServer,
+  withRunSession,
   withoutHistograms,
 } from './run-session.js';
-import { targetOptionsFrom, withTargets } from './target.js';
+import { targetOptionsFrom } from './target.js';
 
 export const SWEEP_HELP = `txbench sweep --set NAME=V1,V2,... [run options]
 
@@ -52,55 +49,48 @@ export async function sweepCommand(argv: string[]): Promise<number> {
   const options = parseRunOptions(values);
   const list = targetOptionsFrom(argv);
   if (list.length > 1) throw new UsageError('a sweep drives one target; give one --db or --data-dir');
-  await checkResultsDir(values.out ?? 'results');
-  return withDashboard(options.dashboard, () =>
-    withMetricsServer(options.metrics, (metricsServer) => {
-      options.metricsServer = metricsServer;
-      return withTargets(list, { create: true }, async ([target]) => {
-        await loadIfEmpty(target!, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
-        const runDir = await RunDirectory.create(values.out ?? 'results', new Date(), 'sweep');
-        const startedAt = new Date().toISOString();
-        const reports: { value: string; report: RunReport }[] = [];
-        let current: TpccRun | undefined;
-        await withInterrupt(
-          () => (current ? [current] : []),
-          async () => {
-            for (const value of settingValues) {
-              await applySetting(target!, setting, value, values['restart-cmd']);
-              current = newRun(target!, options, progressListener(`[${setting}=${value}] `, runDir));
-              const report = await current.run();
-              reports.push({ value, report });
-              if (report.status !== 'completed') break;
-            }
-          },
-        );
-        console.log(
-          formatScaling(
-            setting,
-            reports.map((r) => ({ label: r.value, summary: r.report.summary, config: r.report.config })),
-            `${setting} was left at ${reports.at(-1)?.value ?? 'its old value'}`,
-          ),
-        );
-        await saveResults(runDir, values.json, {
-          schemaVersion: RUN_SCHEMA_VERSION,
-          kind: 'sweep',
-          status: reports.find((r) => r.report.status !== 'completed')?.report.status ?? 'completed',
-          startedAt,
-          endedAt: new Date().toISOString(),
-          disclaimer: DISCLAIMER,
-          config: { target: target!.spec.label, setting, values: settingValues },
-          sweep: reports.map((r) => ({
-            setting,
-            value: r.value,
-            summary: r.report.summary,
-            report: withoutHistograms(r.report),
-          })),
-        });
-        const code = exitCodeOf(reports.map((r) => r.report));
-        return reports.length < settingValues.length && code === ExitCode.ok ? ExitCode.interrupted : code;
-      });
-    }),
-  );
+  return withRunSession(options, list, values.out ?? 'results', async ([target]) => {
+    const runDir = await RunDirectory.create(values.out ?? 'results', new Date(), 'sweep');
+    const startedAt = new Date().toISOString();
+    const reports: { value: string; report: RunReport }[] = [];
+    let current: TpccRun | undefined;
+    await withInterrupt(
+      () => (current ? [current] : []),
+      async () => {
+        for (const value of settingValues) {
+          await applySetting(target!, setting, value, values['restart-cmd']);
+          current = newRun(target!, options, progressListener(`[${setting}=${value}] `, runDir));
+          const report = await current.run();
+          reports.push({ value, report });
+          if (report.status !== 'completed') break;
+        }
+      },
+    );
+    console.log(
+      formatScaling(
+        setting,
+        reports.map((r) => ({ label: r.value, summary: r.report.summary, config: r.report.config })),
+        `${setting} was left at ${reports.at(-1)?.value ?? 'its old value'}`,
+      ),
+    );
+    await saveResults(runDir, values.json, {
+      schemaVersion: RUN_SCHEMA_VERSION,
+      kind: 'sweep',
+      status: reports.find((r) => r.report.status !== 'completed')?.report.status ?? 'completed',
+      startedAt,
+      endedAt: new Date().toISOString(),
+      disclaimer: DISCLAIMER,
+      config: { target: target!.spec.label, setting, values: settingValues },
+      sweep: reports.map((r) => ({
+        setting,
+        value: r.value,
+        summary: r.report.summary,
+        report: withoutHistograms(r.report),
+      })),
+    });
+    const code = exitCodeOf(reports.map((r) => r.report));
+    return reports.length < settingValues.length && code === ExitCode.ok ? ExitCode.interrupted : code;
+  });
 }
 
 /** Sets the value on the server and makes it take effect (reload, or restart when it must). */

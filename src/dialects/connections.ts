@@ -10,9 +10,11 @@
  * batches on mysql2, synchronous better-sqlite3 statements, sp_executesql on mssql).
  */
 import type { ErrorClass } from '../engine/types.js';
-import type { Row } from './dialect.js';
 
 export type DialectName = 'postgres' | 'mysql' | 'sqlite' | 'mssql';
+
+/** A result row by column name. */
+export type Row = Record<string, unknown>;
 
 /**
  * One connection slot as a transaction body sees it. Statements are prepared once per connection

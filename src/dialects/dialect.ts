@@ -4,10 +4,10 @@
  * fragments, never `if (db === …)`. Drivers are loaded when a dialect is opened, not before.
  */
 import type { ErrorClass } from '../engine/types.js';
-import type { DialectName, OpenConnections } from './connections.js';
+import type { DialectName, OpenConnections, Row } from './connections.js';
 import type { DdlFlavor } from './ddl.js';
 
-export type Row = Record<string, unknown>;
+export type { Row } from './connections.js';
 
 /** A pool of connections for administrative statements (schema, checks, counters). */
 export interface Db {

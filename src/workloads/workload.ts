@@ -327,6 +327,11 @@ export interface Workload<
   tables(options: O, record?: L): readonly TableSpec[];
   /** The load record's key in txbench_meta (default `load:NAME`; TPC-C keeps `load`). */
   readonly metaKey?: string | undefined;
+  /**
+   * What of this workload the database holds. Optional: by default txbench reads its load record
+   * (`metaKey`, checked by `parseRecord`) and, without one, asks `detect` (workloads/load-record.ts).
+   */
+  inspect?(db: Db, dialect: Dialect): Promise<LoadState<L>>;
   /** Checks a stored load record's workload fields; returns the problem in a few words, or the record. */
   parseRecord(json: Readonly<Record<string, unknown>>): { record: L } | { problem: string };
   /**
@@ -341,6 +346,8 @@ export interface Workload<
    */
   adoptForeign?(db: Db, dialect: Dialect, options: O): Promise<L | undefined>;
   readonly loader: WorkloadLoader<O, L, T>;
+  /** What is loaded, in a few words for messages (`2 warehouses`); default: the workload's name. */
+  describeRecord?(record: L): string;
   prepareRun(setup: RunSetup<O, L>): Promise<PreparedRun<S, C>>;
   /** Consistency checks (`txbench check`); `afterLoad` adds those that hold only right after a load. */
   check?(db: Db, dialect: Dialect, state: LoadState<L>, afterLoad: boolean): Promise<CheckResult[]>;

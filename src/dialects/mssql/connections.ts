@@ -34,6 +34,15 @@ export async function openMssqlConnections(url: string, slots: number): Promise<
     await pool.close().catch(() => undefined);
     throw err instanceof TxbenchError ? err : describeConnectionError(err, target);
   }
+  return mssqlConnectionsOnPool(sql, pool, slots);
+}
+
+/** Slots over a driver pool that is already open. */
+export function mssqlConnectionsOnPool(
+  sql: MssqlModule,
+  pool: MssqlPool,
+  slots: number,
+): Connections<MssqlHandle> {
   const handle = { sql, pool };
   const sessions = Array.from({ length: slots }, () => mssqlSession(sql, pool));
   return {

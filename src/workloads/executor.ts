@@ -23,7 +23,7 @@ import {
   type TerminalContext,
 } from '../engine/types.js';
 import type { Rng } from '../random/rng.js';
-import type { TransactionContext, TransactionSet } from '../workloads/workload.js';
+import type { TransactionContext, TransactionSet } from './workload.js';
 
 export const MAX_RETRIES = 5;
 

@@ -13,7 +13,7 @@ import { withTargets } from './target.js';
 import { startMetricsServer, type MetricsServer } from '../report/prometheus.js';
 import type { MetricsEndpoint } from './monitor-flags.js';
 import { loadWorkload } from '../workloads/loader.js';
-import { loadCommandHint } from '../workloads/presence.js';
+import { foreignTables, loadCommandHint } from '../workloads/presence.js';
 import { dialectFor } from '../dialects/for-url.js';
 import { loadState } from '../workloads/load-record.js';
 import { startDashboard, type Dashboard } from '../report/html/dashboard.js';
@@ -30,12 +30,19 @@ export async function loadIfEmpty(target: Target, options: RunOptions): Promise<
   const dialect = await dialectFor(target.url);
   const db = await dialect.connect(target.url, { max: 1 });
   let empty: boolean;
+  let other: string | undefined;
   try {
     empty = (await loadState(workload, dialect, db)).kind === 'empty';
+    if (empty) other = await foreignTables(workload, dialect, db);
   } finally {
     await db.close();
   }
   if (!empty) return;
+  if (other !== undefined) {
+    throw new UsageError(
+      `no ${workload.name} tables in ${target.spec.label}, but ${other}; run with --workload ${/the (\S+) workload/.exec(other)?.[1] ?? 'NAME'}, or load ${workload.name} into another database`,
+    );
+  }
   if (target.spec.kind === 'url') {
     throw new UsageError(
       `nothing is loaded in ${target.spec.label}; run \`${loadCommandHint(workload)} --db URL\` first`,

@@ -16,6 +16,7 @@ export const DEFAULT_WORKLOAD = 'tpcc';
 /** The built-in workloads by name, each a module whose `workload` export is the workload. */
 const BUILT_IN: Readonly<Record<string, () => Promise<Workload>>> = {
   tpcc: async () => (await import('./tpcc/workload.js')).workload as unknown as Workload,
+  tpcb: async () => (await import('./tpcb/workload.js')).workload as unknown as Workload,
 };
 
 export const BUILT_IN_WORKLOADS: readonly string[] = Object.keys(BUILT_IN);

@@ -94,6 +94,8 @@ export class CaptureBuilder {
   }
 
   private async statement(event: StatementEvent): Promise<void> {
+    // Before any session record: the header (written with the first offset) must come first.
+    const atMs = await this.offset(event.startMs);
     let id = this.sessions.get(event.key);
     if (id === undefined) {
       // Its connection was not in the capture: it was open before the capture began.
@@ -109,7 +111,7 @@ export class CaptureBuilder {
     const record: StatementRecord = {
       type: 'statement',
       session: id,
-      atMs: await this.offset(event.startMs),
+      atMs,
       sql: redact ? await redactSql(event.sql, this.options.kind) : event.sql,
       ...(event.params && event.params.length > 0
         ? { params: redact ? redactParams(event.params) : event.params }

@@ -12,6 +12,10 @@ export interface LogCaptureOptions {
   captureStartMs?: number | undefined;
   /** Only records at or after this time (epoch ms) count: a live capture's window in a shared log. */
   sinceMs?: number | undefined;
+  /** …and before this one. */
+  untilMs?: number | undefined;
+  /** Records of sessions with this application name are left out (the capture's own connection). */
+  skipApplication?: string | undefined;
   serverVersion?: string | undefined;
 }
 
@@ -44,6 +48,8 @@ export async function captureFromLogs(
     for (let i = 0; i < files.length; i++) {
       for await (const record of readLogRecords(files[i]!, formats[i]!, read)) {
         if (options.sinceMs !== undefined && record.timeMs < options.sinceMs) continue;
+        if (options.untilMs !== undefined && record.timeMs > options.untilMs) continue;
+        if (options.skipApplication !== undefined && record.application === options.skipApplication) continue;
         for (const event of parser.feed(record)) await builder.add(event);
       }
     }

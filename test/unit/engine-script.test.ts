@@ -55,6 +55,7 @@ describe('scripted terminals', () => {
       async execute(_slot, type, terminal) {
         log.push({ terminal: terminal.id, type, at: performance.now() - t0 });
         await new Promise((r) => setTimeout(r, 1));
+        return 0;
       },
       classify: () => 'other',
     };
@@ -87,6 +88,7 @@ describe('scripted terminals', () => {
       connections: 1,
       async execute(_slot, type) {
         await new Promise((r) => setTimeout(r, type === 0 ? 80 : 1));
+        return 0;
       },
       classify: () => 'other',
     };

@@ -1,21 +1,7 @@
 /** `txbench capture --db URL --duration D`: the live capture for the target's database. */
 import { schemeOf, SCHEMES } from '../dialects/dialect.js';
 import { UsageError } from '../errors.js';
-import type { CaptureCounts } from './format.js';
-
-export interface LiveCaptureOptions {
-  durationMs: number;
-  redact: boolean;
-  /** Ends the window early (Ctrl-C); what was captured is kept and every setting restored. */
-  signal: AbortSignal;
-}
-
-export interface LiveCaptureResult {
-  counts: CaptureCounts;
-  interrupted: boolean;
-  /** The server settings the window changed (all restored). */
-  changed: string[];
-}
+import type { LiveCaptureOptions, LiveCaptureResult } from './live-types.js';
 
 /** Runs the live capture of the database the URL names; each source module is loaded only when used. */
 export async function captureLive(

@@ -9,7 +9,7 @@ import { loadMssql } from '../../dialects/mssql/driver.js';
 import { UsageError, errorMessage } from '../../errors.js';
 import { CaptureBuilder } from '../builder.js';
 import { WorkloadWriter } from '../file-io.js';
-import type { LiveCaptureOptions, LiveCaptureResult } from '../live.js';
+import type { LiveCaptureOptions, LiveCaptureResult } from '../live-types.js';
 import { createSessionSql, readEventsSql, XE_SESSION, XeEventParser, type XeRow } from './xevents.js';
 
 export async function captureMssqlLive(

@@ -9,7 +9,7 @@ import { connectChecked, type Pool } from '../../dialects/mysql/connect.js';
 import { DatabaseError, UsageError, errorMessage } from '../../errors.js';
 import { CaptureBuilder } from '../builder.js';
 import { WorkloadWriter } from '../file-io.js';
-import type { LiveCaptureOptions, LiveCaptureResult } from '../live.js';
+import type { LiveCaptureOptions, LiveCaptureResult } from '../live-types.js';
 import {
   GeneralLogParser,
   parseEventTime,

@@ -24,6 +24,28 @@ export default tseslint.config(
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
+    // Nothing outside workloads/ reaches a particular workload: the CLI, the run path, the results
+    // and the reports find workloads through workloads/registry.ts and workloads/workload.ts.
+    // bench/ is exempt: it measures TPC-C itself against pgbench's TPC-C scripts.
+    files: ['src/**/*.ts'],
+    ignores: ['src/workloads/**', 'src/bench/**'],
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './src',
+              from: ['./src/workloads/tpcc', './src/workloads/tpcb', './src/workloads/sysbench'],
+              message: 'reach workloads through src/workloads/registry.ts and the Workload interface',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['bin/**/*.js'],
     languageOptions: { globals: { process: 'readonly' } },
   },

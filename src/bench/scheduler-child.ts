@@ -109,7 +109,6 @@ async function main(): Promise<void> {
       intervalMs: 10_000,
       drainMs: 10_000,
       seed: 12345,
-      home: (i) => ({ w: (i % 1000) + 1, d: (Math.floor(i / 1000) % 10) + 1 }),
     },
     standIn,
     () => ({}),

@@ -60,8 +60,9 @@ const RUN_CHILD = new URL('./run-child.js', import.meta.url);
 export async function runTxbench(url: string, spec: RunSpec, postmasterPid?: number): Promise<RunFigures> {
   const request: RunChildRequest = {
     url,
+    workload: 'tpcc',
+    workloadOptions: { warehouses: spec.warehouses, procedures: spec.procedures },
     options: {
-      warehouses: spec.warehouses,
       terminals: spec.terminals,
       connections: spec.connections,
       thinkScale: 0,
@@ -69,7 +70,6 @@ export async function runTxbench(url: string, spec: RunSpec, postmasterPid?: num
       durationMs: spec.durationMs,
       rampMs: 0,
       intervalMs: 10_000,
-      procedures: spec.procedures,
       monitor: spec.monitor ?? true,
     },
   };

@@ -17,6 +17,8 @@ export function parseCommand<T extends OptionSpecs>(
   command: string,
   argv: string[],
   options: T,
+  /** Said after an unknown flag (e.g. the workload's options). */
+  unknownHint?: string,
 ): ReturnType<
   typeof parseArgs<{ args: string[]; options: T & typeof HELP_OPTION; strict: true; allowPositionals: false }>
 > {
@@ -35,7 +37,7 @@ export function parseCommand<T extends OptionSpecs>(
     switch (code) {
       case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
         throw new UsageError(
-          `unknown flag ${flag} for \`txbench ${command}\`; see \`txbench ${command} --help\``,
+          `unknown flag ${flag} for \`txbench ${command}\`; ${unknownHint ? `${unknownHint}; ` : ''}see \`txbench ${command} --help\``,
         );
       case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
         throw new UsageError(

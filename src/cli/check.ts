@@ -1,32 +1,36 @@
 import { writeFile } from 'node:fs/promises';
 import { ExitCode } from '../errors.js';
 import { formatCheckResults } from '../report/check-table.js';
-import { checkDatabase } from '../workloads/tpcc/check-database.js';
-import { parseCommand, TARGET_OPTIONS } from './args.js';
+import { checkWorkload } from '../workloads/checks.js';
+import { TARGET_OPTIONS } from './args.js';
 import { withTarget } from './target.js';
+import { parseWithWorkload, WORKLOAD_HELP } from './workload-flags.js';
 
 export const CHECK_HELP = `txbench check [options]
 
-Runs TPC-C consistency conditions 1-10 and 12; exits 1 if any fails.
-  --after-load     also condition 11 and the population checks (cardinalities, 10% rules,
-                   initial values), which hold only right after a load
+Runs the workload's consistency checks; exits 1 if any fails. TPC-C (the default): consistency
+conditions 1-10 and 12.
+${WORKLOAD_HELP}
+  --after-load     also the checks that hold only right after a load (TPC-C: condition 11 and
+                   the population checks: cardinalities, 10% rules, initial values)
   --json FILE      write the results as JSON
   --db URL / --data-dir DIR   the target, as for \`txbench load\``;
 
 export async function checkCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommand('check', argv, {
-    ...TARGET_OPTIONS,
-    'after-load': { type: 'boolean' },
-    json: { type: 'string' },
-  });
+  const { values, workload } = await parseWithWorkload(
+    'check',
+    argv,
+    { ...TARGET_OPTIONS, 'after-load': { type: 'boolean' }, json: { type: 'string' } },
+    false,
+  );
   if (values.help) {
     console.log(CHECK_HELP);
     return 0;
   }
   return withTarget(values, { create: false }, async (target) => {
-    const results = await checkDatabase(target.url, values['after-load'] === true);
+    const results = await checkWorkload(workload, target.url, values['after-load'] === true);
     console.log(formatCheckResults(results));
-    if (values.json !== undefined)
+    if (typeof values.json === 'string')
       await writeFile(values.json, JSON.stringify({ checks: results }, null, 2) + '\n');
     return results.every((r) => r.pass) ? ExitCode.ok : ExitCode.checkFailed;
   });

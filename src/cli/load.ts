@@ -1,41 +1,49 @@
 import { UsageError } from '../errors.js';
 import { formatLoadResult, loadProgressPrinter } from '../report/load-progress.js';
-import { loadTpcc } from '../workloads/tpcc/loader.js';
-import { parseCommand, parseIntFlag, TARGET_OPTIONS } from './args.js';
+import { loadWorkload } from '../workloads/loader.js';
+import { parseIntFlag, TARGET_OPTIONS } from './args.js';
 import { withTarget } from './target.js';
+import { parseWithWorkload, WORKLOAD_HELP, workloadOptionsHelp } from './workload-flags.js';
 
-export const LOAD_HELP = `txbench load --warehouses N [options]
+export const LOAD_HELP = `txbench load [--workload NAME] [workload options] [options]
 
-Creates the TPC-C tables and loads N warehouses.
-  --warehouses N   scale (required), 1 or more
+Creates the workload's tables and loads them (TPC-C, the default: --warehouses N, required).
+${WORKLOAD_HELP}
   --jobs J         parallel generator/COPY streams (default: CPU count)
   --seed S         random seed, for a reproducible population
-  --replace        drop an existing (or interrupted) TPC-C schema first
+  --replace        drop an existing (or interrupted) schema of the workload first
   --db URL         postgres://, mysql:// or mariadb://, sqlite:path, mssql:// or sqlserver://
                    (default: DATABASE_URL, PG*, else the embedded PostgreSQL)
   --data-dir DIR   embedded PostgreSQL data directory (default .txbench/pg)`;
 
 export async function loadCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommand('load', argv, {
+  const { values, workload, ref, workloadOptions } = await parseWithWorkload('load', argv, {
     ...TARGET_OPTIONS,
-    warehouses: { type: 'string', short: 'w' },
     jobs: { type: 'string', short: 'j' },
     seed: { type: 'string' },
     replace: { type: 'boolean' },
   });
   if (values.help) {
-    console.log(LOAD_HELP);
+    console.log(`${LOAD_HELP}\n${workloadOptionsHelp(workload)}`);
     return 0;
   }
-  if (values.warehouses === undefined)
-    throw new UsageError('--warehouses is required; e.g. `txbench load --warehouses 10`');
-  const warehouses = parseIntFlag('warehouses', values.warehouses, 1, 1_000_000);
-  const jobs = values.jobs === undefined ? undefined : parseIntFlag('jobs', values.jobs, 1, 256);
-  const seed = values.seed === undefined ? undefined : parseIntFlag('seed', values.seed, 0, 2 ** 31 - 1);
+  const required = workload.options.find((o) => o.requiredToLoad && values[o.name] === undefined);
+  if (required !== undefined) {
+    const example = workload.name === 'tpcc' ? '' : ` --workload ${ref}`;
+    throw new UsageError(
+      `--${required.name} is required; e.g. \`txbench load${example} --${required.name} 10\``,
+    );
+  }
+  const str = (k: string): string | undefined =>
+    typeof values[k] === 'string' ? (values[k] as string) : undefined;
+  const jobs = str('jobs') === undefined ? undefined : parseIntFlag('jobs', str('jobs')!, 1, 256);
+  const seed = str('seed') === undefined ? undefined : parseIntFlag('seed', str('seed')!, 0, 2 ** 31 - 1);
   return withTarget(values, { create: true }, async (target) => {
-    const result = await loadTpcc(
+    const result = await loadWorkload(
+      workload,
+      ref,
       target.url,
-      { warehouses, jobs, seed, replace: values.replace },
+      { options: workloadOptions, jobs, seed, replace: values.replace === true },
       loadProgressPrinter(process.stderr),
     );
     if (process.stderr.isTTY) process.stderr.write('\n');

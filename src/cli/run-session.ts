@@ -6,34 +6,51 @@ import { ExitCode, UsageError } from '../errors.js';
 import { formatLoadResult, loadProgressPrinter } from '../report/load-progress.js';
 import { drainWarning, formatInterval, formatRunHeader } from '../report/run-summary.js';
 import { RunDirectory, writeJson } from '../results/run-dir.js';
-import { TpccRun, type RunListener, type RunOptions, type RunReport } from '../run/tpcc-run.js';
+import { WorkloadRun, type RunListener, type RunOptions, type RunReport } from '../run/workload-run.js';
 import type { Target, TargetOptions } from '../targets/target.js';
 import { checkResultsDir } from '../results/run-dir.js';
 import { withTargets } from './target.js';
 import { startMetricsServer, type MetricsServer } from '../report/prometheus.js';
 import type { MetricsEndpoint } from './monitor-flags.js';
-import { loadTpcc } from '../workloads/tpcc/loader.js';
+import { loadWorkload } from '../workloads/loader.js';
+import { loadCommandHint } from '../workloads/presence.js';
+import { dialectFor } from '../dialects/for-url.js';
+import { loadState } from '../workloads/load-record.js';
 import { startDashboard, type Dashboard } from '../report/html/dashboard.js';
 import { writeRunDirReport } from '../report/html/report.js';
 import { recordedCommandLine } from './command-line.js';
-import { schemaStateAt } from '../workloads/tpcc/meta.js';
-
-export const DEFAULT_RUN_WAREHOUSES = 2;
 
 /**
- * The main job on a fresh machine: txbench's own embedded server gets a small scale loaded when
- * nothing is there yet. Someone else's database is never written to uninvited: it must be loaded.
+ * The main job on a fresh machine: txbench's own embedded server gets the workload's default
+ * scale loaded when nothing is there yet. Someone else's database is never written to uninvited:
+ * it must be loaded.
  */
-export async function loadIfEmpty(target: Target, warehouses: number): Promise<void> {
-  const state = await schemaStateAt(target.url);
-  if (state.kind !== 'empty') return;
+export async function loadIfEmpty(target: Target, options: RunOptions): Promise<void> {
+  const workload = options.workload;
+  const dialect = await dialectFor(target.url);
+  const db = await dialect.connect(target.url, { max: 1 });
+  let empty: boolean;
+  try {
+    empty = (await loadState(workload, dialect, db)).kind === 'empty';
+  } finally {
+    await db.close();
+  }
+  if (!empty) return;
   if (target.spec.kind === 'url') {
     throw new UsageError(
-      `nothing is loaded in ${target.spec.label}; run \`txbench load --db URL --warehouses N\` first`,
+      `nothing is loaded in ${target.spec.label}; run \`${loadCommandHint(workload)} --db URL\` first`,
     );
   }
-  console.error(`nothing loaded in ${target.spec.label}; loading ${warehouses} warehouses first`);
-  const result = await loadTpcc(target.url, { warehouses }, loadProgressPrinter(process.stderr));
+  const workloadOptions = options.workloadOptions ?? {};
+  const scale = workload.describeRecord?.(workload.loader.plan(workloadOptions, 0)) ?? workload.name;
+  console.error(`nothing loaded in ${target.spec.label}; loading ${scale} first`);
+  const result = await loadWorkload(
+    workload,
+    options.workloadRef ?? workload.name,
+    target.url,
+    { options: workloadOptions },
+    loadProgressPrinter(process.stderr),
+  );
   if (process.stderr.isTTY) process.stderr.write('\n');
   console.error(formatLoadResult(result));
 }
@@ -62,7 +79,10 @@ export function progressListener(prefix: string, runDir?: RunDirectory): RunList
 }
 
 /** Every run in flight stops on Ctrl-C (what was measured is kept); a second Ctrl-C quits. */
-export async function withInterrupt<T>(runs: () => readonly TpccRun[], body: () => Promise<T>): Promise<T> {
+export async function withInterrupt<T>(
+  runs: () => readonly WorkloadRun[],
+  body: () => Promise<T>,
+): Promise<T> {
   let interrupted = false;
   const interrupt = (): void => {
     console.error(
@@ -85,9 +105,9 @@ export async function withInterrupt<T>(runs: () => readonly TpccRun[], body: () 
 }
 
 /** One measurement on one target. */
-export function newRun(target: Target, options: RunOptions, listener: RunListener): TpccRun {
+export function newRun(target: Target, options: RunOptions, listener: RunListener): WorkloadRun {
   const monitoring = { nodeExporter: target.spec.nodeExporter, device: target.spec.device };
-  return new TpccRun(
+  return new WorkloadRun(
     target.url,
     target.spec.label,
     { ...options, dataDir: target.dataDir, monitoring },
@@ -151,7 +171,7 @@ export async function withRunSession(
     withMetricsServer(options.metrics, (metricsServer) => {
       options.metricsServer = metricsServer;
       return withTargets(list, { create: true }, async (targets) => {
-        for (const t of targets) await loadIfEmpty(t, options.warehouses ?? DEFAULT_RUN_WAREHOUSES);
+        for (const t of targets) await loadIfEmpty(t, options);
         return body(targets);
       });
     }),

@@ -7,13 +7,12 @@ import { RunDirectory, RUN_SCHEMA_VERSION, writeJson } from '../results/run-dir.
 import { aggregate } from '../run/aggregate.js';
 import { SharedCpu } from '../run/shared-cpu.js';
 import type { Target } from '../targets/target.js';
-import { DISCLAIMER, type RunOptions, type RunReport } from '../run/tpcc-run.js';
-import { MIX_MINIMUMS, TPCC_TRANSACTIONS } from '../workloads/tpcc/profile.js';
-import { parseCommand, parseIntFlag } from './args.js';
+import { GENERIC_DISCLAIMER, type RunOptions, type RunReport } from '../run/workload-run.js';
+import { checkWorkload } from '../workloads/checks.js';
+import type { OptionValues, Workload } from '../workloads/workload.js';
+import { parseIntFlag } from './args.js';
 import { metricsEndpoint, type MetricsEndpoint } from './monitor-flags.js';
-import { checkDatabase } from '../workloads/tpcc/check-database.js';
 import {
-  DEFAULT_RUN_WAREHOUSES,
   exitCodeOf,
   newRun,
   progressListener,
@@ -23,29 +22,31 @@ import {
   withoutHistograms,
 } from './run-session.js';
 import { targetOptionsFrom } from './target.js';
+import { parseWithWorkload, WORKLOAD_HELP, workloadOptionsHelp, type FlagValues } from './workload-flags.js';
 
 export const RUN_HELP = `txbench run [options]
 
-Drives TPC-C-derived terminals against the target: warm-up, then a measured window; prints TPS,
-tpmC, NOPM and response times. Loads ${DEFAULT_RUN_WAREHOUSES} warehouses first if nothing is loaded.
-  --warehouses N     active warehouses (default: all loaded; the scale to load if empty)
-  --terminals N      virtual users (default 10 per warehouse), each with a home warehouse/district
+Drives the workload's terminals against the target: warm-up, then a measured window; prints TPS,
+the workload's headline figures (TPC-C: tpmC, NOPM) and response times. On txbench's own embedded
+server, loads the workload's default scale first if nothing is loaded.
+${WORKLOAD_HELP}
+  --terminals N      virtual users (default: the workload's; TPC-C 10 per warehouse, each with a
+                     home warehouse/district)
   --connections C    connection pool the terminals share (default min(terminals, 100))
   --think-scale X    keying and think times x X: 1 = spec, 0.25 = quarter, 0 = none (default 0)
   --warmup DUR       warm-up before measuring (default 15s; 0s allowed)
   --duration DUR     measured window (default 90s): 30s, 5m, 2h, 1h30m
   --ramp DUR         spread terminal starts over DUR (default 0s)
   --interval DUR     progress and time-series interval (default 10s)
-  --mix A,B,C,D,E    percentages of New-Order, Payment, Order-Status, Delivery, Stock-Level
-                     (default: the spec's 23-card deck, 10/10/1/1/1); refused below the spec's
-                     minimums (Payment 43, Order-Status, Delivery, Stock-Level 4 each)
+  --mix A,B,C,D,E    percentages of the workload's transaction types, in its order (TPC-C: New-Order,
+                     Payment, Order-Status, Delivery, Stock-Level; default: the spec's 23-card
+                     deck, 10/10/1/1/1); refused below the spec's minimums (Payment 43,
+                     Order-Status, Delivery, Stock-Level 4 each)
   --allow-nonstandard-mix  run a --mix below those minimums, marked non-standard in run.json
   --seed S           random seed for the terminals' inputs
   --out DIR          results directory for the run directory (run.json, intervals.ndjson,
                      histograms.json); default results
   --json FILE        write the run report as JSON
-  --procedures       run the transactions as server-side procedures (one round trip each;
-                     installed when missing) instead of client-side SQL
   --precondition DUR a phase before warm-up whose figures are kept but not scored
   --check            run \`txbench check\` after the run; exit 1 if it fails
   --db URL / --data-dir DIR [--label NAME]   the target, as for \`txbench load\`; give several
@@ -67,7 +68,6 @@ export const RUN_FLAGS = {
   db: { type: 'string', multiple: true },
   'data-dir': { type: 'string', multiple: true },
   label: { type: 'string', multiple: true },
-  warehouses: { type: 'string', short: 'w' },
   terminals: { type: 'string', short: 't' },
   connections: { type: 'string', short: 'c' },
   'think-scale': { type: 'string' },
@@ -81,7 +81,6 @@ export const RUN_FLAGS = {
   out: { type: 'string' },
   json: { type: 'string' },
   check: { type: 'boolean' },
-  procedures: { type: 'boolean' },
   precondition: { type: 'string' },
   'node-exporter': { type: 'string', multiple: true },
   device: { type: 'string', multiple: true },
@@ -103,10 +102,15 @@ export interface RunCommandOptions extends RunOptions {
 
 /** Every flag validated before anything starts. */
 export function parseRunOptions(
-  values: Partial<Record<keyof typeof RUN_FLAGS, string | boolean | string[]>>,
+  values: FlagValues,
+  workload: Workload,
+  workloadRef: string,
+  workloadOptions: OptionValues,
 ): RunCommandOptions {
-  const str = (k: keyof typeof RUN_FLAGS): string | undefined =>
-    typeof values[k] === 'string' ? values[k] : undefined;
+  const str = (k: keyof typeof RUN_FLAGS): string | undefined => {
+    const v = values[k];
+    return typeof v === 'string' ? v : undefined;
+  };
   const thinkText = str('think-scale');
   const thinkScale = thinkText === undefined ? 0 : Number(thinkText);
   if (
@@ -121,11 +125,11 @@ export function parseRunOptions(
     const text = str(k);
     return text === undefined ? dflt : parseDurationMs(k, text);
   };
+  const profiles = workload.profiles;
   const options: RunCommandOptions = {
-    warehouses:
-      str('warehouses') === undefined
-        ? undefined
-        : parseIntFlag('warehouses', str('warehouses')!, 1, 1_000_000),
+    workload,
+    workloadRef,
+    workloadOptions,
     terminals:
       str('terminals') === undefined
         ? undefined
@@ -139,10 +143,9 @@ export function parseRunOptions(
     durationMs: duration('duration', 90_000),
     rampMs: duration('ramp', 0),
     intervalMs: duration('interval', 10_000),
-    mix: str('mix') === undefined ? undefined : parseMix(str('mix')!, TPCC_TRANSACTIONS.length),
+    mix: str('mix') === undefined ? undefined : parseMix(str('mix')!, profiles.length),
     allowNonstandardMix: values['allow-nonstandard-mix'] === true,
     seed: str('seed') === undefined ? undefined : parseIntFlag('seed', str('seed')!, 0, 2 ** 31 - 1),
-    procedures: values.procedures === true,
     preconditionMs:
       str('precondition') === undefined ? undefined : parseDurationMs('precondition', str('precondition')!),
     monitor: values['no-monitor'] !== true,
@@ -157,8 +160,11 @@ export function parseRunOptions(
     }
   }
   if (options.mix) {
-    const names = TPCC_TRANSACTIONS.map((t) => t.name);
-    checkMixMinimums(options.mix, { minimums: MIX_MINIMUMS, names }, options.allowNonstandardMix === true);
+    const rules = {
+      minimums: profiles.map((p) => p.minimumSharePct ?? 0),
+      names: profiles.map((p) => p.name),
+    };
+    checkMixMinimums(options.mix, rules, options.allowNonstandardMix === true);
   }
   if (options.durationMs <= 0) throw new UsageError('--duration must be longer than 0s');
   if (options.intervalMs < 100) throw new UsageError('--interval must be at least 100ms');
@@ -166,28 +172,26 @@ export function parseRunOptions(
 }
 
 export async function runCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommand('run', argv, RUN_FLAGS);
+  const { values, workload, ref, workloadOptions } = await parseWithWorkload('run', argv, RUN_FLAGS);
   if (values.help) {
-    console.log(RUN_HELP);
+    console.log(`${RUN_HELP}\n${workloadOptionsHelp(workload)}`);
     return 0;
   }
-  const options = parseRunOptions(values);
+  const options = parseRunOptions(values, workload, ref, workloadOptions);
   const list = targetOptionsFrom(argv);
-  return withRunSession(options, list, values.out ?? 'results', async (targets) => {
-    const runDir = await RunDirectory.create(
-      values.out ?? 'results',
-      new Date(),
-      targets.length === 1 ? 'run' : 'targets',
-    );
+  const out = typeof values.out === 'string' ? values.out : 'results';
+  const json = typeof values.json === 'string' ? values.json : undefined;
+  return withRunSession(options, list, out, async (targets) => {
+    const runDir = await RunDirectory.create(out, new Date(), targets.length === 1 ? 'run' : 'targets');
     const reports =
       targets.length === 1
-        ? [await runOne(targets[0]!, options, runDir, values.json)]
-        : await runMany(targets, options, runDir, values.json);
+        ? [await runOne(targets[0]!, options, runDir, json)]
+        : await runMany(targets, options, runDir, json);
     const code = exitCodeOf(reports);
     if (code !== ExitCode.ok || !values.check) return code;
     let failed = false;
     for (const t of targets) {
-      const results = await checkDatabase(t.url, false);
+      const results = await checkWorkload(workload, t.url, false);
       console.log(`${targets.length > 1 ? `${t.spec.label}: ` : ''}${formatCheckResults(results)}`);
       failed ||= !results.every((r) => r.pass);
     }
@@ -278,7 +282,8 @@ async function runMany(
     status: reports.find((r) => r.status !== 'completed')?.status ?? 'completed',
     startedAt,
     endedAt: new Date().toISOString(),
-    disclaimer: DISCLAIMER,
+    workload: reports[0]?.workload,
+    disclaimer: reports[0]?.disclaimer ?? GENERIC_DISCLAIMER,
     config: {
       target: reports.map((r) => r.config.target).join(' + '),
       targets: reports.map((r) => r.config),

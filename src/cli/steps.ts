@@ -2,8 +2,8 @@ import { ExitCode, UsageError } from '../errors.js';
 import { formatStepsTable } from '../report/scaling.js';
 import { RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
 import { kneeOf } from '../run/aggregate.js';
-import { DISCLAIMER, type RunReport, type TpccRun } from '../run/tpcc-run.js';
-import { parseCommand, parseIntFlag } from './args.js';
+import { GENERIC_DISCLAIMER, type RunReport, type WorkloadRun } from '../run/workload-run.js';
+import { parseIntFlag } from './args.js';
 import { parseRunOptions, RUN_FLAGS } from './run.js';
 import {
   exitCodeOf,
@@ -15,6 +15,7 @@ import {
   withoutHistograms,
 } from './run-session.js';
 import { targetOptionsFrom } from './target.js';
+import { parseWithWorkload, WORKLOAD_HELP, workloadOptionsHelp } from './workload-flags.js';
 
 export const STEPS_HELP = `txbench steps --users 1,20,50,100 [run options]
 
@@ -22,26 +23,32 @@ Runs one full warm-up and measured window per user count (terminals), one after 
 prints the scaling table (TPS, response time and the disks' MB/s and latency against users) with
 the knee named.
   --users LIST       terminal counts, e.g. 1,20,50,100 (required)
-  every \`txbench run\` option applies to each step (--warmup, --duration, --think-scale, ...);
-  --terminals is replaced by each step's user count`;
+  every \`txbench run\` option applies to each step (--warmup, --duration, --think-scale,
+  --workload and the workload's options, ...); --terminals is replaced by each step's user count
+${WORKLOAD_HELP}`;
 
 export async function stepsCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommand('steps', argv, { ...RUN_FLAGS, users: { type: 'string', short: 'u' } });
+  const { values, workload, ref, workloadOptions } = await parseWithWorkload('steps', argv, {
+    ...RUN_FLAGS,
+    users: { type: 'string', short: 'u' },
+  });
   if (values.help) {
-    console.log(STEPS_HELP);
+    console.log(`${STEPS_HELP}\n${workloadOptionsHelp(workload)}`);
     return 0;
   }
-  if (values.users === undefined)
+  if (typeof values.users !== 'string')
     throw new UsageError('--users is required; e.g. `txbench steps --users 1,20,50,100`');
   const users = values.users.split(',').map((u) => parseIntFlag('users', u, 1, 10_000_000));
-  const options = parseRunOptions(values);
+  const options = parseRunOptions(values, workload, ref, workloadOptions);
+  const out = typeof values.out === 'string' ? values.out : 'results';
+  const json = typeof values.json === 'string' ? values.json : undefined;
   const list = targetOptionsFrom(argv);
   if (list.length > 1) throw new UsageError('steps drive one target; give one --db or --data-dir');
-  return withRunSession(options, list, values.out ?? 'results', async ([target]) => {
-    const runDir = await RunDirectory.create(values.out ?? 'results', new Date(), 'steps');
+  return withRunSession(options, list, out, async ([target]) => {
+    const runDir = await RunDirectory.create(out, new Date(), 'steps');
     const startedAt = new Date().toISOString();
     const reports: RunReport[] = [];
-    let current: TpccRun | undefined;
+    let current: WorkloadRun | undefined;
     await withInterrupt(
       () => (current ? [current] : []),
       async () => {
@@ -60,13 +67,14 @@ export async function stepsCommand(argv: string[]): Promise<number> {
     }));
     const knee = kneeOf(steps.map((s) => ({ users: s.users, tps: s.summary.tps })));
     console.log(formatStepsTable(steps, knee));
-    await saveResults(runDir, values.json, {
+    await saveResults(runDir, json, {
       schemaVersion: RUN_SCHEMA_VERSION,
       kind: 'steps',
       status: reports.find((r) => r.status !== 'completed')?.status ?? 'completed',
       startedAt,
       endedAt: new Date().toISOString(),
-      disclaimer: DISCLAIMER,
+      workload: reports[0]?.workload ?? options.workloadRef,
+      disclaimer: reports[0]?.disclaimer ?? workload.disclaimer ?? GENERIC_DISCLAIMER,
       config: { target: target!.spec.label, users, ...(reports[0] ? { run: reports[0].config } : {}) },
       knee: knee ?? null,
       steps,

@@ -2,10 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { DatabaseError, ExitCode, UsageError } from '../errors.js';
 import { formatScaling } from '../report/scaling.js';
 import { RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
-import { DISCLAIMER, type RunReport, type TpccRun } from '../run/tpcc-run.js';
+import { GENERIC_DISCLAIMER, type RunReport, type WorkloadRun } from '../run/workload-run.js';
 import type { Target } from '../targets/target.js';
-import { tpccDialectFor } from '../workloads/tpcc/tpcc-dialect.js';
-import { parseCommand } from './args.js';
+import { dialectFor } from '../dialects/for-url.js';
 import { parseRunOptions, RUN_FLAGS } from './run.js';
 import {
   exitCodeOf,
@@ -17,6 +16,7 @@ import {
   withoutHistograms,
 } from './run-session.js';
 import { targetOptionsFrom } from './target.js';
+import { parseWithWorkload, WORKLOAD_HELP, workloadOptionsHelp } from './workload-flags.js';
 
 export const SWEEP_HELP = `txbench sweep --set NAME=V1,V2,... [run options]
 
@@ -26,19 +26,20 @@ one (the embedded server restarts itself; another server needs --restart-cmd). M
 SET GLOBAL (e.g. innodb_buffer_pool_size). SQL Server: sp_configure (e.g. 'max server memory').
   --set NAME=V1,V2   the setting and its values (required), e.g. shared_buffers=256MB,1GB
   --restart-cmd CMD  shell command that restarts an external server (when the setting needs it)
-  every \`txbench run\` option applies to each value`;
+  every \`txbench run\` option applies to each value (--workload and the workload's options too)
+${WORKLOAD_HELP}`;
 
 export async function sweepCommand(argv: string[]): Promise<number> {
-  const { values } = parseCommand('sweep', argv, {
+  const { values, workload, ref, workloadOptions } = await parseWithWorkload('sweep', argv, {
     ...RUN_FLAGS,
     set: { type: 'string' },
     'restart-cmd': { type: 'string' },
   });
   if (values.help) {
-    console.log(SWEEP_HELP);
+    console.log(`${SWEEP_HELP}\n${workloadOptionsHelp(workload)}`);
     return 0;
   }
-  const m = /^([A-Za-z_][\w.]*)=(.+)$/.exec(values.set ?? '');
+  const m = /^([A-Za-z_][\w.]*)=(.+)$/.exec(typeof values.set === 'string' ? values.set : '');
   if (!m)
     throw new UsageError('--set needs NAME=V1,V2,...; e.g. `txbench sweep --set shared_buffers=256MB,1GB`');
   const setting = m[1]!;
@@ -46,19 +47,22 @@ export async function sweepCommand(argv: string[]): Promise<number> {
     .split(',')
     .map((v) => v.trim())
     .filter(Boolean);
-  const options = parseRunOptions(values);
+  const options = parseRunOptions(values, workload, ref, workloadOptions);
+  const out = typeof values.out === 'string' ? values.out : 'results';
+  const json = typeof values.json === 'string' ? values.json : undefined;
+  const restartCmd = typeof values['restart-cmd'] === 'string' ? values['restart-cmd'] : undefined;
   const list = targetOptionsFrom(argv);
   if (list.length > 1) throw new UsageError('a sweep drives one target; give one --db or --data-dir');
-  return withRunSession(options, list, values.out ?? 'results', async ([target]) => {
-    const runDir = await RunDirectory.create(values.out ?? 'results', new Date(), 'sweep');
+  return withRunSession(options, list, out, async ([target]) => {
+    const runDir = await RunDirectory.create(out, new Date(), 'sweep');
     const startedAt = new Date().toISOString();
     const reports: { value: string; report: RunReport }[] = [];
-    let current: TpccRun | undefined;
+    let current: WorkloadRun | undefined;
     await withInterrupt(
       () => (current ? [current] : []),
       async () => {
         for (const value of settingValues) {
-          await applySetting(target!, setting, value, values['restart-cmd']);
+          await applySetting(target!, setting, value, restartCmd);
           current = newRun(target!, options, progressListener(`[${setting}=${value}] `, runDir));
           const report = await current.run();
           reports.push({ value, report });
@@ -73,13 +77,14 @@ export async function sweepCommand(argv: string[]): Promise<number> {
         `${setting} was left at ${reports.at(-1)?.value ?? 'its old value'}`,
       ),
     );
-    await saveResults(runDir, values.json, {
+    await saveResults(runDir, json, {
       schemaVersion: RUN_SCHEMA_VERSION,
       kind: 'sweep',
       status: reports.find((r) => r.report.status !== 'completed')?.report.status ?? 'completed',
       startedAt,
       endedAt: new Date().toISOString(),
-      disclaimer: DISCLAIMER,
+      workload: reports[0]?.report.workload ?? options.workloadRef,
+      disclaimer: reports[0]?.report.disclaimer ?? workload.disclaimer ?? GENERIC_DISCLAIMER,
       config: { target: target!.spec.label, setting, values: settingValues },
       sweep: reports.map((r) => ({
         setting,
@@ -95,7 +100,7 @@ export async function sweepCommand(argv: string[]): Promise<number> {
 
 /** Sets the value on the server and makes it take effect (reload, or restart when it must). */
 async function applySetting(target: Target, name: string, value: string, restartCmd?: string): Promise<void> {
-  const { dialect } = await tpccDialectFor(target.url);
+  const dialect = await dialectFor(target.url);
   if (!dialect.applySetting) throw new UsageError(`sweeps are not available for ${dialect.name}`);
   const db = await dialect.connect(target.url, { max: 1 });
   let outcome: 'applied' | 'restart';
@@ -119,7 +124,7 @@ async function applySetting(target: Target, name: string, value: string, restart
 }
 
 async function waitUntilReachable(url: string): Promise<void> {
-  const { dialect } = await tpccDialectFor(url);
+  const dialect = await dialectFor(url);
   const deadline = Date.now() + 120_000;
   for (;;) {
     try {

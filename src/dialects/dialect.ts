@@ -4,8 +4,10 @@
  * fragments, never `if (db === …)`. Drivers are loaded when a dialect is opened, not before.
  */
 import type { ErrorClass } from '../engine/types.js';
+import type { DialectName, OpenConnections, Row } from './connections.js';
+import type { DdlFlavor } from './ddl.js';
 
-export type Row = Record<string, unknown>;
+export type { Row } from './connections.js';
 
 /** A pool of connections for administrative statements (schema, checks, counters). */
 export interface Db {
@@ -62,13 +64,19 @@ export interface ServerInfo {
 }
 
 export interface Dialect {
-  readonly name: 'postgres' | 'mysql' | 'sqlite' | 'mssql';
+  readonly name: DialectName;
   readonly capabilities: DialectCapabilities;
   readonly sql: SqlFlavor;
   /** Opens a pool and proves it works with one round trip; failures become one-line DatabaseErrors. */
   connect(url: string, options: { max: number }): Promise<Db>;
   /** Opens one connection for a loader stream (in a worker thread). */
   openBulkLoader(url: string): Promise<BulkLoader>;
+  /** How it spells a schema that a workload describes once. */
+  readonly ddl: DdlFlavor;
+  /** Statements that refresh the planner's statistics for a table. */
+  analyze(table: string): string[];
+  /** Opens the connection slots a run's transactions use (the generic executor's contract). */
+  readonly openConnections: OpenConnections;
   classify(err: unknown): ErrorClass;
   tableExists(db: Db, table: string): Promise<boolean>;
   serverInfo(db: Db): Promise<ServerInfo>;

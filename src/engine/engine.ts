@@ -34,8 +34,6 @@ export interface EngineConfig {
   /** How long in-flight transactions may take to finish once the window closes. */
   drainMs: number;
   seed: number;
-  /** Home warehouse and district of terminal i. */
-  home: (i: number) => { w: number; d: number };
   /**
    * Scripted terminals (a replayed capture's sessions): each terminal's next submission and when
    * it is due come from the script instead of the deck, keying and think times. A terminal whose
@@ -206,9 +204,8 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     this.thinkMs = Float64Array.from(config.transactions, (t) => t.thinkMeanS * 1000 * config.thinkScale);
     this.terminals = new Array<Terminal>(n);
     for (let i = 0; i < n; i++) {
-      const { w, d } = config.home(i);
       const rng = new Rng(deriveSeed(config.seed, 0x7e51, i));
-      this.terminals[i] = { id: i, w, d, rng, deck: new CardDeck(config.deck, rng) };
+      this.terminals[i] = { id: i, rng, deck: new CardDeck(config.deck, rng) };
     }
     for (let s = executor.connections - 1; s >= 0; s--) {
       this.freeSlots.push(s);

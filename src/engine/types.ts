@@ -12,13 +12,12 @@ export interface TransactionSpec {
   thinkMeanS: number;
 }
 
-/** What a transaction function knows of the terminal that submits it. */
+/**
+ * What the executor knows of the terminal that submits a transaction: its number and its own
+ * random stream. A workload derives anything else (TPC-C's home warehouse) from the number.
+ */
 export interface TerminalContext {
   readonly id: number;
-  /** Home warehouse. */
-  readonly w: number;
-  /** The terminal's own district (Stock-Level uses it; other types draw one). */
-  readonly d: number;
   readonly rng: Rng;
 }
 

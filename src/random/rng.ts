@@ -36,6 +36,22 @@ export class Rng {
     return this.next32() / TWO_POW_32;
   }
 
+  /** Writes the generator's state (four 32-bit words) at `offset`, to replay its draws later. */
+  saveState(into: Int32Array, offset = 0): void {
+    into[offset] = this.a;
+    into[offset + 1] = this.b;
+    into[offset + 2] = this.c;
+    into[offset + 3] = this.d;
+  }
+
+  /** Returns to a state `saveState` wrote: the draws that followed it come again. */
+  restoreState(from: Int32Array, offset = 0): void {
+    this.a = from[offset]!;
+    this.b = from[offset + 1]!;
+    this.c = from[offset + 2]!;
+    this.d = from[offset + 3]!;
+  }
+
   /** Uniform integer in [lo, hi], both ends included. */
   int(lo: number, hi: number): number {
     return lo + Math.floor((this.next32() / TWO_POW_32) * (hi - lo + 1));

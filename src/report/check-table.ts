@@ -1,4 +1,4 @@
-import type { CheckResult } from '../workloads/tpcc/check.js';
+import type { CheckResult } from '../workloads/workload.js';
 
 /** PASS/FAIL per condition with its violation count. */
 export function formatCheckResults(results: readonly CheckResult[]): string {

@@ -1,4 +1,4 @@
-import type { LoadProgress, LoadResult } from '../workloads/tpcc/loader.js';
+import type { LoadProgress, LoadResult } from '../workloads/loader.js';
 
 /** Live line on a terminal, a plain line every few seconds otherwise. */
 export function loadProgressPrinter(stream: NodeJS.WriteStream, intervalS = 5): (p: LoadProgress) => void {
@@ -26,14 +26,14 @@ export function formatProgress(p: LoadProgress): string {
   const eta =
     p.fraction > 0.02 ? ` ETA ${Math.max(0, (elapsed / p.fraction) * (1 - p.fraction)).toFixed(0)} s` : '';
   return (
-    `load: ${p.warehousesDone}/${p.warehouses} warehouses, ${(p.rows / 1e6).toFixed(2)} M rows, ` +
+    `load: ${p.unitsDone}/${p.units} ${p.unitName}, ${(p.rows / 1e6).toFixed(2)} M rows, ` +
     `${formatRate(rate)} rows/s, ${mbps.toFixed(1)} MB/s,${eta} (${elapsed.toFixed(0)} s)`
   );
 }
 
 export function formatLoadResult(r: LoadResult): string {
   return (
-    `loaded ${r.warehouses} warehouse${r.warehouses === 1 ? '' : 's'}: ${r.rows.toLocaleString('en-US')} rows, ` +
+    `loaded ${r.scale}: ${r.rows.toLocaleString('en-US')} rows, ` +
     `${(r.bytes / 1e6).toFixed(0)} MB in ${r.seconds.toFixed(1)} s ` +
     `(data ${r.phaseSeconds.data.toFixed(1)} s at ${formatRate(r.rows / r.phaseSeconds.data)} rows/s and ` +
     `${(r.bytes / 1e6 / r.phaseSeconds.data).toFixed(1)} MB/s, keys and indexes ${r.phaseSeconds.indexes.toFixed(1)} s, ` +

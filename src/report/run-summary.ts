@@ -3,8 +3,9 @@ import type { AggregateSummary } from '../run/aggregate.js';
 import type { DrainReport } from '../engine/engine.js';
 import type { ClientCpu } from '../metrics/client-cpu.js';
 import { formatDevice } from '../run/environment.js';
-import { DISCLAIMER, type IntervalRecord, type RunConfig, type RunReport } from '../run/tpcc-run.js';
-import { commonRateLabel, newOrderRateLabel, type RateConditions } from './new-order-rate.js';
+import type { IntervalRecord, RunConfig, RunReport } from '../run/workload-run.js';
+import { figureLabel, figuresOf, typeNameOf } from './figures.js';
+import type { RateConditions } from './new-order-rate.js';
 import { formatStorage } from './storage.js';
 
 const n0 = (x: number): string => Math.trunc(x).toLocaleString('en-US');
@@ -14,8 +15,12 @@ const ms = (x: number): string => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed
 const orNa = (x: number | null, f: (v: number) => string): string => (x === null ? 'n/a' : f(x));
 
 export function formatRunHeader(c: RunConfig): string {
+  const warehouses = typeof c.warehouses === 'number' ? c.warehouses : undefined;
+  const scale =
+    c.scale ?? (warehouses === undefined ? '' : `${warehouses} warehouse${warehouses === 1 ? '' : 's'}`);
+  const workload = c.workload === undefined || c.workload === 'tpcc' ? '' : `${c.workload}, `;
   return (
-    `txbench run on ${c.target}: ${c.warehouses} warehouse${c.warehouses === 1 ? '' : 's'}, ${c.terminals} terminals, ` +
+    `txbench run on ${c.target}: ${workload}${scale}, ${c.terminals} terminals, ` +
     `${c.connections} connections, think-scale ${c.thinkScale}, warm-up ${formatDuration(c.warmupS * 1000)}, ` +
     `measure ${formatDuration(c.durationS * 1000)}${mixMark(c)}`
   );
@@ -34,15 +39,17 @@ export function formatRunSummary(r: RunReport): string {
   lines.push(`${r.disclaimer}`);
   lines.push(`measured ${s.windowSeconds.toFixed(1)} s${status}${mixMark(r.config)}`);
   if (r.drain.inFlight > 0) lines.push(`  WARNING: ${drainWarning(r.drain)}`);
-  lines.push(
-    `  ${newOrderRateLabel(r.config)} ${n0(s.tpmC)}   NOPM ${orNa(s.nopm, n0)}   TPS ${n2(s.tps)}   TPM ${orNa(s.tpm, n0)}   ` +
-      `efficiency ${orNa(s.efficiencyPct, (v) => `${v.toFixed(1)}%`)}`,
-  );
+  const figures = figuresOf(s).map((f) => `${figureLabel(f, r.config)} ${orNa(f.value, n0)}   `);
+  const efficiency =
+    s.efficiencyPct === undefined ? '' : `   efficiency ${orNa(s.efficiencyPct, (v) => `${v.toFixed(1)}%`)}`;
+  lines.push(`  ${figures.join('')}TPS ${n2(s.tps)}   TPM ${orNa(s.tpm, n0)}${efficiency}`);
   const rt = s.responseMs;
   lines.push(
     `  response ms: avg ${ms(rt.avg)}  p50 ${ms(rt.p50)}  p90 ${ms(rt.p90)}  p95 ${ms(rt.p95)}  p99 ${ms(rt.p99)}  max ${ms(rt.max)}`,
   );
   lines.push('');
+  const types = Object.values(r.transactions);
+  const limits = types.some((t) => t.p90LimitMs !== undefined);
   const header = [
     'transaction',
     'count',
@@ -55,9 +62,9 @@ export function formatRunSummary(r: RunReport): string {
     'p95',
     'p99',
     'max',
-    '90th limit',
+    ...(limits ? ['90th limit'] : []),
   ];
-  const rows = Object.values(r.transactions).map((t) => [
+  const rows = types.map((t) => [
     t.name,
     n0(t.count),
     t.mixPct.toFixed(2),
@@ -69,21 +76,28 @@ export function formatRunSummary(r: RunReport): string {
     ms(t.responseMs.p95),
     ms(t.responseMs.p99),
     ms(t.responseMs.max),
-    `${t.p90Pass ? 'PASS' : 'FAIL'} (${t.p90LimitMs / 1000} s)`,
+    ...(limits
+      ? [t.p90LimitMs === undefined ? '' : `${t.p90Pass ? 'PASS' : 'FAIL'} (${t.p90LimitMs / 1000} s)`]
+      : []),
   ]);
   lines.push(...table(header, rows).map((l) => `  ${l}`));
-  const rollbacks = r.transactions.newOrder?.rollbacks ?? 0;
-  lines.push(`  (New-Order count includes ${n0(rollbacks)} rolled back by design)`);
-  lines.push('');
-  lines.push('  audit (TPC-C 5.5.1.5):');
+  for (const t of types) {
+    if (typeof t.rollbacks === 'number')
+      lines.push(`  (${t.name} count includes ${n0(t.rollbacks)} rolled back by design)`);
+  }
+  if (r.audit.checks.length > 0) {
+    lines.push('');
+    lines.push(`  ${typeof r.audit.title === 'string' ? r.audit.title : 'audit'}:`);
+  }
   for (const c of r.audit.checks) {
     const verdict = c.pass === null ? 'n/a ' : c.pass ? 'PASS' : 'FAIL';
     lines.push(
       `    ${verdict}  ${c.name.padEnd(34)} ${c.value === null ? '-' : String(c.value)}  (allowed ${c.allowed})`,
     );
   }
-  const whole = r.audit.wholeRun;
-  if (whole.match !== null) {
+  const whole = r.audit.wholeRun as
+    { match: boolean | null; newOrdersCommitted: number; ordersAddedInDatabase: number | null } | undefined;
+  if (whole !== undefined && whole.match !== null) {
     lines.push(
       `    ${whole.match ? 'PASS' : 'FAIL'}  committed New-Orders = orders added  ${n0(whole.newOrdersCommitted)} vs ${n0(whole.ordersAddedInDatabase ?? 0)} (whole run)`,
     );
@@ -117,16 +131,29 @@ export function drainWarning(d: DrainReport): string {
  * One line per interval (logs, CI) — the terminal view redraws the same line. The New-Order rate
  * is never called tpmC here: an interval does not know the run's pacing.
  */
-export function formatInterval(i: IntervalRecord): string {
-  const no = i.perType.newOrder;
-  const p = i.perType.payment;
+export function formatInterval(
+  i: IntervalRecord,
+  labels: Readonly<Record<string, string>> = LEGACY_LABELS,
+): string {
   const errors = Object.values(i.perType).reduce((a, t) => a + t.errors, 0);
+  const figures = Object.entries(labels)
+    .filter(([key]) => typeof i[key] === 'number')
+    .map(([key, label]) => `  ${label} ${n0(i[key] as number).padStart(8)}`)
+    .join('');
+  // The two most frequent types of the mix come first in every workload's order.
+  const types = Object.entries(i.perType)
+    .slice(0, 2)
+    .map(([key, t]) => `  ${typeNameOf(key)} avg ${ms(t.avgMs)} p90 ${ms(t.p90Ms)} ms`)
+    .join('');
   return (
-    `[${formatDuration(i.atS * 1000).padStart(6)} ${i.phase.padEnd(7)}] TPS ${n2(i.tps).padStart(9)}  New-Orders/min ${n0(i.tpmC).padStart(8)}` +
-    `  New-Order avg ${ms(no?.avgMs ?? 0)} p90 ${ms(no?.p90Ms ?? 0)} ms  Payment avg ${ms(p?.avgMs ?? 0)} p90 ${ms(p?.p90Ms ?? 0)} ms` +
+    `[${formatDuration(i.atS * 1000).padStart(6)} ${i.phase.padEnd(7)}] TPS ${n2(i.tps).padStart(9)}${figures}` +
+    types +
     (errors ? `  errors ${errors}` : '')
   );
 }
+
+/** Interval figures as files from before workloads named them had them. */
+const LEGACY_LABELS: Readonly<Record<string, string>> = { tpmC: 'New-Orders/min' };
 
 function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
@@ -137,22 +164,18 @@ function table(header: string[], rows: string[][]): string[] {
 
 /** Several targets at once: one row per target, the sum, and the spread of TPS across them. */
 export function formatTargetsTable(reports: readonly RunReport[], sum: AggregateSummary): string {
-  const header = [
-    'target',
-    'TPS',
-    commonRateLabel(reports.map((r) => r.config)),
-    'NOPM',
-    'avg ms',
-    'p90',
-    'p99',
-    'errors',
-    'status',
-  ];
+  const figures = figuresOf(reports[0]?.summary ?? {});
+  const labelOf = (f: (typeof figures)[number]): string => {
+    const labels = new Set(reports.map((r) => figureLabel(f, r.config)));
+    return labels.size === 1 ? [...labels][0]! : f.pacedSpec ? f.unit : f.label;
+  };
+  const valueOf = (r: RunReport, key: string): number | null =>
+    figuresOf(r.summary).find((f) => f.key === key)?.value ?? null;
+  const header = ['target', 'TPS', ...figures.map(labelOf), 'avg ms', 'p90', 'p99', 'errors', 'status'];
   const rows = reports.map((r) => [
     r.config.target,
     n2(r.summary.tps),
-    n0(r.summary.tpmC),
-    orNa(r.summary.nopm, n0),
+    ...figures.map((f) => orNa(valueOf(r, f.key), n0)),
     ms(r.summary.responseMs.avg),
     ms(r.summary.responseMs.p90),
     ms(r.summary.responseMs.p99),
@@ -162,8 +185,7 @@ export function formatTargetsTable(reports: readonly RunReport[], sum: Aggregate
   rows.push([
     `all ${sum.targets} (sum)`,
     n2(sum.tps),
-    n0(sum.tpmC),
-    orNa(sum.nopm, n0),
+    ...figures.map((f) => orNa(sumOf(sum, f.key), n0)),
     ms(sum.responseMs.avg),
     ms(sum.responseMs.p90),
     ms(sum.responseMs.p99),
@@ -172,7 +194,7 @@ export function formatTargetsTable(reports: readonly RunReport[], sum: Aggregate
   ]);
   const spread = sum.spread;
   return [
-    DISCLAIMER,
+    reports[0]?.disclaimer ?? '',
     ...table(header, rows),
     `TPS spread across targets: min ${n2(spread.minTps)}, max ${n2(spread.maxTps)}, max/min ${spread.maxOverMin === null ? 'n/a' : spread.maxOverMin.toFixed(4)}`,
     `txbench itself (one process for all targets): ${sum.clientCpu === null ? 'CPU not measured' : cpuText(sum.clientCpu)}`,
@@ -181,4 +203,11 @@ export function formatTargetsTable(reports: readonly RunReport[], sum: Aggregate
       .filter((r) => r.drain.inFlight > 0)
       .map((r) => `WARNING ${r.config.target}: ${drainWarning(r.drain)}`),
   ].join('\n');
+}
+
+/** A figure summed over the targets (files from before workloads: their tpmC and NOPM sums). */
+function sumOf(sum: AggregateSummary, key: string): number | null {
+  const summed = (sum.figures as Record<string, number | null> | undefined)?.[key];
+  if (summed !== undefined) return summed;
+  return key === 'tpmC' ? (sum.tpmC ?? null) : key === 'nopm' ? (sum.nopm ?? null) : null;
 }

@@ -1,5 +1,6 @@
-import type { RunSummary } from '../workloads/tpcc/summary.js';
+import type { RunSummary } from '../run/workload-run.js';
 import { DEVICE_COLUMNS, deviceTotals, type DeviceTotals } from './device-totals.js';
+import { figuresOf } from './figures.js';
 import { commonRateLabel, type RateConditions } from './new-order-rate.js';
 import { formatTable, type Column } from './table.js';
 
@@ -29,11 +30,16 @@ export function formatScaling(heading: string, rows: readonly ScalingRow[], note
     { header: 'TPS', align: 'right', text: (r) => n2(r.summary.tps) },
     { header: 'avg response ms', align: 'right', text: (r) => ms(r.summary.responseMs.avg) },
     ...DEVICE_COLUMNS,
-    {
-      header: commonRateLabel(rows.map((r) => r.config)),
-      align: 'right',
-      text: (r) => String(r.summary.tpmC),
-    },
+    ...figuresOf(rows[0]?.summary ?? {})
+      .slice(0, 1)
+      .map((f): Column<Shown> => ({
+        header: f.pacedSpec ? commonRateLabel(rows.map((r) => r.config)) : f.label,
+        align: 'right',
+        text: (r) => {
+          const v = figuresOf(r.summary).find((g) => g.key === f.key)?.value;
+          return v === null || v === undefined ? 'n/a' : String(v);
+        },
+      })),
     { header: 'p90 ms', align: 'right', text: (r) => ms(r.summary.responseMs.p90) },
     { header: 'p99 ms', align: 'right', text: (r) => ms(r.summary.responseMs.p99) },
     { header: '', align: 'left', text: (r) => '#'.repeat(Math.round((40 * r.summary.tps) / maxTps)) },

@@ -5,7 +5,7 @@
  * the limit. Every figure carries its unit; a figure that was not read says n/a, and why.
  */
 import type { DeviceWindowFigures, HostFigures } from '../monitor/types.js';
-import type { RunSummary } from '../workloads/tpcc/summary.js';
+import type { RunSummary } from '../run/workload-run.js';
 
 /** I/Os per second: whole numbers from 10, one decimal below (a quiet disk is not 0). */
 export const iops = (x: number): string => (x >= 10 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1));

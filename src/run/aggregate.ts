@@ -5,16 +5,20 @@
  */
 import { clientCpuFigures, type ClientCpu, type ProcessCpu } from '../metrics/client-cpu.js';
 import { decodeHistogram, latencyMs, newHistogram, type LatencyMs } from '../metrics/histogram.js';
-import type { RunReport } from './tpcc-run.js';
+import type { RunReport } from './workload-run.js';
+import { figuresOf } from '../report/figures.js';
 
 export interface AggregateSummary {
   targets: number;
   windowSeconds: number;
   transactions: number;
   tps: number;
-  tpmC: number;
-  nopm: number | null;
+  /** TPC-C's New-Orders per minute, summed (absent for other workloads). */
+  tpmC?: number | undefined;
+  nopm?: number | null | undefined;
   tpm: number | null;
+  /** Each headline figure summed over the targets, by key; null when any target lacks it. */
+  figures: Record<string, number | null>;
   responseMs: LatencyMs;
   errors: number;
   spread: { minTps: number; maxTps: number; maxOverMin: number | null };
@@ -51,8 +55,13 @@ export function aggregate(
     windowSeconds: Math.max(...reports.map((r) => r.summary.windowSeconds)),
     transactions,
     tps: round(tps.reduce((a, b) => a + b, 0)),
-    tpmC: reports.reduce((a, r) => a + r.summary.tpmC, 0),
-    nopm: sumOrNull(reports.map((r) => r.summary.nopm)),
+    ...(reports.every((r) => typeof r.summary.tpmC === 'number')
+      ? {
+          tpmC: reports.reduce((a, r) => a + (r.summary.tpmC ?? 0), 0),
+          nopm: sumOrNull(reports.map((r) => r.summary.nopm ?? null)),
+        }
+      : {}),
+    figures: sumFigures(reports),
     tpm: sumOrNull(reports.map((r) => r.summary.tpm)),
     responseMs: latencyMs(all),
     errors: reports.reduce((a, r) => a + r.summary.errors, 0),
@@ -75,4 +84,18 @@ export function kneeOf(steps: readonly { users: number; tps: number }[]): number
     if (userGrowth > 0 && tpsGrowth < 0.5 * userGrowth) return prev.users;
   }
   return undefined;
+}
+
+function sumFigures(reports: readonly RunReport[]): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const f of figuresOf(reports[0]?.summary ?? {})) {
+    const values = reports.map((r) => figuresOf(r.summary).find((g) => g.key === f.key)?.value ?? null);
+    out[f.key] = values.some((v) => v === null)
+      ? null
+      : round(
+          values.reduce<number>((a, v) => a + (v ?? 0), 0),
+          1,
+        );
+  }
+  return out;
 }

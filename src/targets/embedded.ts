@@ -73,6 +73,9 @@ export async function startEmbedded(
     );
   }
   const fresh = await prepareDataDir(dataDir);
+  if (userInfo().uid === 0) {
+    await assertReachableByPostgresUser(path.dirname((await serverBinaries()).postgres), 'server binaries');
+  }
   const password = fresh ? randomBytes(18).toString('base64url') : await readSecret(dataDir);
   const urlFor = (port: number, database: string): string =>
     `postgres://${EMBEDDED_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
@@ -252,7 +255,7 @@ async function prepareDataDir(dataDir: string): Promise<boolean> {
   }
   const entries = await readdir(dataDir);
   if (entries.length === 0) {
-    if (userInfo().uid === 0) await assertReachableByPostgresUser(dataDir);
+    if (userInfo().uid === 0) await assertReachableByPostgresUser(path.dirname(dataDir), 'data directory');
     return true;
   }
   if (entries.includes('PG_VERSION')) {
@@ -297,10 +300,13 @@ async function exists(p: string): Promise<boolean> {
   );
 }
 
-/** As root the server runs as `postgres`, which must be able to reach the data directory. */
-async function assertReachableByPostgresUser(dataDir: string): Promise<void> {
+/**
+ * As root the server runs as `postgres`, which must be able to enter every directory above its
+ * data directory and its binaries (a clone under a 0700 `mktemp -d` directory is the usual trap).
+ */
+async function assertReachableByPostgresUser(start: string, what: string): Promise<void> {
   const ids = await postgresUserIds().catch(() => ({ uid: -1, gid: -1 }));
-  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+  for (let dir = start; ; dir = path.dirname(dir)) {
     const info = await stat(dir);
     const reachable =
       (info.mode & 0o001) !== 0 ||
@@ -308,7 +314,7 @@ async function assertReachableByPostgresUser(dataDir: string): Promise<void> {
       (info.gid === ids.gid && (info.mode & 0o010) !== 0);
     if (!reachable) {
       throw new UsageError(
-        `the server runs as the postgres user, which cannot enter ${dir} (mode ${(info.mode & 0o777).toString(8)}); choose a --data-dir outside it, or chmod o+x ${dir}`,
+        `the embedded server runs as the postgres user, which cannot enter ${dir} (mode ${(info.mode & 0o777).toString(8)}) to reach its ${what}; chmod o+x ${dir}, or use a directory outside it`,
       );
     }
     if (path.dirname(dir) === dir) return;

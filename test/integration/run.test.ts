@@ -13,8 +13,24 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDatabase } from '../../dist/workloads/tpcc/check-database.js';
 import { loadTpcc } from '../../dist/workloads/tpcc/loader.js';
-import type * as RunModule from '../../src/run/tpcc-run.js';
-import type { RunReport } from '../../src/run/tpcc-run.js';
+import type * as RunModule from '../../src/run/workload-run.js';
+import type { RunReport } from '../../src/run/workload-run.js';
+/** The TPC-C parts of a run report, as the TPC-C workload writes them. */
+type TpccView = RunReport & {
+  config: RunReport['config'] & {
+    constants: {
+      load: { cLast: number; cId: number; olIId: number };
+      run: { cLast: number; cId: number; olIId: number };
+    };
+  };
+  summary: RunReport['summary'] & { tpmC: number; nopm: number | null };
+  audit: RunReport['audit'] & {
+    counters: import('../../src/workloads/tpcc/profile.js').TpccCounters;
+    wholeRun: { newOrdersCommitted: number; ordersAddedInDatabase: number | null; match: boolean | null };
+  };
+};
+
+import type * as RegistryModule from '../../src/workloads/registry.js';
 import {
   makeTempDir,
   removeDir,
@@ -28,7 +44,10 @@ import { expectValidRunDir, runDirOf } from './run-dir-schema.js';
 
 const TYPES = ['newOrder', 'payment', 'orderStatus', 'delivery', 'stockLevel'] as const;
 /** A specifier tsc does not resolve: dist/run has no declarations, so the types come from src. */
-const DIST_RUN = new URL('../../dist/run/tpcc-run.js', import.meta.url).href;
+const DIST_RUN = new URL('../../dist/run/workload-run.js', import.meta.url).href;
+const DIST_REGISTRY = new URL('../../dist/workloads/registry.js', import.meta.url).href;
+const tpcc = async (): Promise<RunModule.RunOptions['workload']> =>
+  ((await import(DIST_REGISTRY)) as typeof RegistryModule).findWorkload('tpcc');
 
 let pg: TempServer;
 let sql: postgres.Sql;
@@ -68,7 +87,7 @@ afterAll(async () => {
 });
 
 describe('TpccRun: 20 terminals, 2 warehouses, think-scale 0, 1 s warm-up, 10 s window', () => {
-  let report: RunReport;
+  let report: TpccView;
   let idsBefore: number;
   let idsAfter: number;
   let ordersBefore: number;
@@ -78,14 +97,22 @@ describe('TpccRun: 20 terminals, 2 warehouses, think-scale 0, 1 s warm-up, 10 s 
   beforeAll(async () => {
     idsBefore = await sumNextOrderIds();
     ordersBefore = await count('orders');
-    const { TpccRun } = (await import(DIST_RUN)) as typeof RunModule;
-    const run = new TpccRun(
+    const { WorkloadRun } = (await import(DIST_RUN)) as typeof RunModule;
+    const run = new WorkloadRun(
       pg.url,
       'test',
-      { terminals: 20, thinkScale: 0, warmupMs: 1000, durationMs: 10_000, rampMs: 0, intervalMs: 2000 },
+      {
+        workload: await tpcc(),
+        terminals: 20,
+        thinkScale: 0,
+        warmupMs: 1000,
+        durationMs: 10_000,
+        rampMs: 0,
+        intervalMs: 2000,
+      },
       { onPhase: (phase) => phases.push(phase) },
     );
-    report = await run.run();
+    report = (await run.run()) as TpccView;
     idsAfter = await sumNextOrderIds();
     ordersAfter = await count('orders');
   });
@@ -166,7 +193,7 @@ describe('TpccRun: 20 terminals, 2 warehouses, think-scale 0, 1 s warm-up, 10 s 
   it('rolls back under 5% of New-Orders (about 1%)', () => {
     const no = report.transactions.newOrder!;
     expect(no.rollbacks).toBeDefined();
-    expect(no.rollbacks! / no.count).toBeLessThan(0.05);
+    expect((no.rollbacks as number) / no.count).toBeLessThan(0.05);
     expect(report.audit.counters.newOrderRollbacks).toBe(no.rollbacks);
   });
 
@@ -220,18 +247,26 @@ describe('TpccRun: 20 terminals, 2 warehouses, think-scale 0, 1 s warm-up, 10 s 
 
 describe('TpccRun: stopping', () => {
   it('stop() mid-window ends the run as interrupted and keeps what was measured', async () => {
-    const { TpccRun } = (await import(DIST_RUN)) as typeof RunModule;
-    const run: RunModule.TpccRun = new TpccRun(
+    const { WorkloadRun } = (await import(DIST_RUN)) as typeof RunModule;
+    const run: RunModule.WorkloadRun = new WorkloadRun(
       pg.url,
       'test',
-      { terminals: 4, thinkScale: 0, warmupMs: 0, durationMs: 60_000, rampMs: 0, intervalMs: 60_000 },
+      {
+        workload: await tpcc(),
+        terminals: 4,
+        thinkScale: 0,
+        warmupMs: 0,
+        durationMs: 60_000,
+        rampMs: 0,
+        intervalMs: 60_000,
+      },
       {
         onPhase: (phase) => {
           if (phase === 'measure') setTimeout(() => run.stop(), 1500);
         },
       },
     );
-    const report = await run.run();
+    const report = (await run.run()) as TpccView;
     expect(report.status).toBe('interrupted');
     expect(report.failure).toBe('interrupted by the user');
     expect(report.summary.windowSeconds).toBeGreaterThan(1);
@@ -242,11 +277,19 @@ describe('TpccRun: stopping', () => {
 
   // Regression: a Ctrl-C between set-up and the engine's start (here: from onStart) used to hang.
   it('stop() right after onStart (before the engine started) returns as interrupted', async () => {
-    const { TpccRun } = (await import(DIST_RUN)) as typeof RunModule;
-    const run: RunModule.TpccRun = new TpccRun(
+    const { WorkloadRun } = (await import(DIST_RUN)) as typeof RunModule;
+    const run: RunModule.WorkloadRun = new WorkloadRun(
       pg.url,
       'test',
-      { terminals: 1, thinkScale: 0, warmupMs: 0, durationMs: 1_000, rampMs: 0, intervalMs: 3_600_000 },
+      {
+        workload: await tpcc(),
+        terminals: 1,
+        thinkScale: 0,
+        warmupMs: 0,
+        durationMs: 1_000,
+        rampMs: 0,
+        intervalMs: 3_600_000,
+      },
       { onStart: () => run.stop() },
     );
     const outcome = await Promise.race([

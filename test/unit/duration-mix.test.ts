@@ -4,6 +4,9 @@ import { checkMixMinimums, parseMix, sharesBelowMinimums } from '../../src/confi
 import { parseRunOptions } from '../../src/cli/run.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
 import { MIX_MINIMUMS, TPCC_DECK, TPCC_TRANSACTIONS } from '../../src/workloads/tpcc/profile.js';
+import { findWorkload } from '../../src/workloads/registry.js';
+
+const TPCC = await findWorkload('tpcc');
 
 /** Runs `fn` and returns the UsageError it throws (failing the test otherwise). */
 function usageError(fn: () => unknown): UsageError {
@@ -172,19 +175,24 @@ describe('run options: --mix below the minimums', () => {
   const base = { duration: '1s' } as const;
 
   it('refuses a low mix with a one-line usage error', () => {
-    const err = usageError(() => parseRunOptions({ ...base, mix: '60,30,4,3,3' }));
+    const err = usageError(() => parseRunOptions({ ...base, mix: '60,30,4,3,3' }, TPCC, 'tpcc', {}));
     expect(err.exitCode).toBe(ExitCode.usage);
     expect(err.message).toMatch(/Payment 30% \(minimum 43%\).*--allow-nonstandard-mix/);
   });
 
   it('accepts it with --allow-nonstandard-mix, and passes the permission on', () => {
-    const options = parseRunOptions({ ...base, mix: '60,30,4,3,3', 'allow-nonstandard-mix': true });
+    const options = parseRunOptions(
+      { ...base, mix: '60,30,4,3,3', 'allow-nonstandard-mix': true },
+      TPCC,
+      'tpcc',
+      {},
+    );
     expect(options.mix).toEqual([60, 30, 4, 3, 3]);
     expect(options.allowNonstandardMix).toBe(true);
   });
 
   it('leaves the default deck and standard mixes alone', () => {
-    expect(parseRunOptions(base).allowNonstandardMix).toBe(false);
-    expect(parseRunOptions({ ...base, mix: '45,43,4,4,4' }).mix).toEqual([45, 43, 4, 4, 4]);
+    expect(parseRunOptions(base, TPCC, 'tpcc', {}).allowNonstandardMix).toBe(false);
+    expect(parseRunOptions({ ...base, mix: '45,43,4,4,4' }, TPCC, 'tpcc', {}).mix).toEqual([45, 43, 4, 4, 4]);
   });
 });

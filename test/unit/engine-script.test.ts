@@ -41,7 +41,6 @@ function config(terminals: number, s: TerminalScript, types: number): EngineConf
     intervalMs: 10_000,
     drainMs: 1000,
     seed: 1,
-    home: () => ({ w: 1, d: 1 }),
     script: s,
   };
 }

@@ -142,7 +142,6 @@ function engineConfig(overrides: Partial<EngineConfig> = {}): EngineConfig {
     intervalMs: 10_000,
     drainMs: 2_000,
     seed: 1,
-    home: (i) => ({ w: (i % 2) + 1, d: (Math.floor(i / 2) % 10) + 1 }),
     ...overrides,
   };
 }
@@ -174,31 +173,20 @@ const total = (r: EngineResult<Counters>): number => r.perType.reduce((a, t) => 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 describe('Engine: terminals and slots', () => {
-  it('binds every terminal to the home it was given, for its whole life', async () => {
-    const home = (i: number): { w: number; d: number } => ({
-      w: (i % 3) + 1,
-      d: (Math.floor(i / 3) % 10) + 1,
-    });
+  it('keeps every terminal its own number and generator, for its whole life', async () => {
     const ex = new StandIn({ connections: 30 });
-    const { result } = await runEngine(
-      engineConfig({ terminals: 30, home, warmupMs: 0, durationMs: 150 }),
-      ex,
-    );
+    const { result } = await runEngine(engineConfig({ terminals: 30, warmupMs: 0, durationMs: 150 }), ex);
     expect(result.status).toBe('completed');
     const contexts = new Map<number, TerminalContext>();
     const wrong: string[] = [];
     for (const c of ex.calls) {
       const t = c.terminal;
-      const h = home(t.id);
-      if (t.w !== h.w || t.d !== h.d) wrong.push(`terminal ${t.id} ran as (${t.w}, ${t.d})`);
       const seen = contexts.get(t.id);
       if (seen === undefined) contexts.set(t.id, t);
       else if (seen !== t) wrong.push(`terminal ${t.id} changed context`);
     }
     expect(wrong.slice(0, 5)).toEqual([]);
     expect([...contexts.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i));
-    // Every (w, d) pair of the 30 terminals is distinct: one terminal per district, as Stock-Level needs.
-    expect(new Set([...contexts.values()].map((t) => `${t.w}/${t.d}`)).size).toBe(30);
     // Each terminal has a generator of its own.
     expect(new Set([...contexts.values()].map((t) => t.rng)).size).toBe(30);
   });
@@ -792,7 +780,7 @@ function runEngineInChild(executeBody: string, timeoutMs: number): { status: str
     const executor = { connections: 1, execute: () => ${executeBody}, classify: () => 'other' };
     const engine = new Engine({ terminals: 2, transactions: [{ key: 'a', name: 'A', keyingS: 0, thinkMeanS: 0 }],
       deck: [1], thinkScale: 0, warmupMs: 0, durationMs: 100, rampMs: 0, intervalMs: 1000, drainMs: 100,
-      seed: 1, home: () => ({ w: 1, d: 1 }) }, executor, () => ({}));
+      seed: 1 }, executor, () => ({}));
     const result = await engine.run();
     console.log(result.status);`;
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {

@@ -28,6 +28,25 @@ describe('layers', () => {
     expect(offending).toEqual([]);
   });
 
+  // Nothing outside workloads/ imports a particular workload (issue 13): the CLI, the run path,
+  // the results store and the reports reach workloads through the registry and the interface.
+  // bench/ measures TPC-C itself against pgbench and is the one exception.
+  it.each(['cli', 'run', 'results', 'report', 'engine', 'dialects', 'monitor', 'targets', 'config'])(
+    '%s/ imports no particular workload',
+    (dir) => {
+      const offending = importsUnder(dir).filter((i) =>
+        /^workloads[/\\](?!workload\.js|registry\.js|options\.js|executor\.js|loader\.js|checks\.js|presence\.js|load-record\.js|schema\.js)/.test(
+          i.target,
+        ),
+      );
+      expect(offending).toEqual([]);
+    },
+  );
+
+  it('the workload scan sees the generic imports (not vacuous)', () => {
+    expect(importsUnder('cli').some((i) => i.target === path.join('workloads', 'registry.js'))).toBe(true);
+  });
+
   it('finds the imports it checks (the scan is not vacuous)', () => {
     expect(importsUnder('engine').some((i) => i.target === path.join('random', 'rng.js'))).toBe(true);
   });

@@ -12,6 +12,9 @@ import { parseRunOptions } from '../../src/cli/run.js';
 import { targetOptionsFrom } from '../../src/cli/target.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
 import { resolveTarget } from '../../src/targets/target.js';
+import { findWorkload } from '../../src/workloads/registry.js';
+
+const TPCC = await findWorkload('tpcc');
 
 /** Runs `fn` and returns the one-line UsageError it throws (failing the test otherwise). */
 function usageError(fn: () => unknown): UsageError {
@@ -220,18 +223,22 @@ describe('metricsEndpoint', () => {
 
 describe('run options: monitoring', () => {
   it('monitoring is on unless --no-monitor; no metrics endpoint unless --metrics-port', () => {
-    expect(parseRunOptions({})).toMatchObject({ monitor: true, metrics: undefined });
-    expect(parseRunOptions({ 'no-monitor': true }).monitor).toBe(false);
-    expect(parseRunOptions({ 'metrics-port': '9464', 'metrics-host': '0.0.0.0' }).metrics).toEqual({
+    expect(parseRunOptions({}, TPCC, 'tpcc', {})).toMatchObject({ monitor: true, metrics: undefined });
+    expect(parseRunOptions({ 'no-monitor': true }, TPCC, 'tpcc', {}).monitor).toBe(false);
+    expect(
+      parseRunOptions({ 'metrics-port': '9464', 'metrics-host': '0.0.0.0' }, TPCC, 'tpcc', {}).metrics,
+    ).toEqual({
       host: '0.0.0.0',
       port: 9464,
     });
   });
 
   it('--no-monitor with --device or --node-exporter is a contradiction', () => {
-    expect(usageError(() => parseRunOptions({ 'no-monitor': true, device: ['sda'] })).message).toBe(
-      '--no-monitor turns monitoring off; drop --device or --no-monitor',
+    expect(
+      usageError(() => parseRunOptions({ 'no-monitor': true, device: ['sda'] }, TPCC, 'tpcc', {})).message,
+    ).toBe('--no-monitor turns monitoring off; drop --device or --no-monitor');
+    usageError(() =>
+      parseRunOptions({ 'no-monitor': true, 'node-exporter': ['http://h:9100'] }, TPCC, 'tpcc', {}),
     );
-    usageError(() => parseRunOptions({ 'no-monitor': true, 'node-exporter': ['http://h:9100'] }));
   });
 });

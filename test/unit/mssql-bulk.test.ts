@@ -65,7 +65,10 @@ function metaFor(table: TableName): ColumnMeta[] {
   const typeOf = (t: ColumnType): Omit<ColumnMeta, 'name' | 'nullable'> => {
     switch (t.kind) {
       case 'int':
+      case 'serial':
         return { type: 'int', maxLength: 4, precision: 10, scale: 0 };
+      case 'bigint':
+        return { type: 'bigint', maxLength: 8, precision: 19, scale: 0 };
       case 'varchar':
         return { type: 'varchar', maxLength: t.size, precision: 0, scale: 0 };
       case 'char':

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Db, Row } from '../../src/dialects/dialect.js';
 import {
   loadMssql,
+  type MssqlModule,
   type MssqlPool,
   type MssqlRequest,
   type MssqlResult,
@@ -23,10 +24,11 @@ import {
 import { mssqlTpcc } from '../../src/workloads/tpcc/mssql/index.js';
 import {
   deliveredDistricts,
-  MAX_RETRIES,
-  MssqlTpccExecutor,
+  mssqlTpccTransactions,
   newOrderOutcome,
 } from '../../src/workloads/tpcc/mssql/executor.js';
+import { MAX_RETRIES, WorkloadExecutor } from '../../src/workloads/executor.js';
+import type { TpccRunState, TpccTerminal } from '../../src/workloads/tpcc/bodies.js';
 import {
   INSTALLED_SQL,
   installProcedures,
@@ -49,7 +51,7 @@ import {
   TRANSACTIONS,
   type ParamValue,
 } from '../../src/workloads/tpcc/mssql/sql.js';
-import { newTpccCounters } from '../../src/workloads/tpcc/profile.js';
+import { newTpccCounters, type TpccCounters } from '../../src/workloads/tpcc/profile.js';
 import { Rng } from '../../src/random/rng.js';
 import {
   afterDataStatements,
@@ -506,9 +508,31 @@ const CTX: RunInputContext = { warehouses: 4, constants: { cLast: 100, cId: 200,
 const rows = (...r: Row[]): MssqlResult => ({ recordsets: [r], recordset: r, rowsAffected: [] });
 const deadlock = (): Error => Object.assign(new Error('deadlock victim'), { number: 1205, class: 13 });
 
-function terminal(seed: number, w = 2, d = 3): TerminalContext {
+function terminal(seed: number, w = 2, d = 3): TerminalContext & TpccTerminal {
   return { id: 0, w, d, rng: new Rng(seed) };
 }
+
+/** The generic executor over the SQL Server transactions, with the terminal's home taken from the call. */
+const MssqlTpccExecutor = {
+  onPool(sql: MssqlModule, pool: MssqlPool, slots: number, ctx: RunInputContext, procedures: boolean) {
+    const run: TpccRunState = { ctx, committedNewOrders: 0 };
+    const homes: TpccTerminal[] = [];
+    const ex = new WorkloadExecutor(mssqlTpccTransactions(sql, pool, slots, run, { procedures }), homes);
+    return {
+      get committedNewOrders(): number {
+        return run.committedNewOrders;
+      },
+      get connections(): number {
+        return ex.connections;
+      },
+      classify: (err: unknown) => ex.classify(err),
+      execute(slot: number, type: number, t: TerminalContext & TpccTerminal, counters: TpccCounters) {
+        homes[t.id] = { w: t.w, d: t.d };
+        return ex.execute(slot, type, t, counters);
+      },
+    };
+  },
+};
 
 /** A seed whose first New-Order input has (or has not) the unused item. */
 function seedFor(rollback: boolean): number {

@@ -4,6 +4,8 @@ import { connectChecked, type Pool } from './connect.js';
 import { classifyMysqlError, parseServerVersion } from './errors.js';
 import { mysqlIoCounters } from './io-counters.js';
 import { applyMysqlSetting, mysqlDataDirectory, mysqlLogDirectory, mysqlSettings } from './settings.js';
+import { mysqlDdl } from './ddl.js';
+import { openMysqlConnections } from './connections.js';
 
 /** A Db over a mysql2 pool: text protocol, `?` placeholders filled in by the driver. */
 export function mysqlDb(pool: Pool): Db {
@@ -48,6 +50,9 @@ export const mysqlSqlFlavor: SqlFlavor = {
 export const mysqlDialect: Dialect = {
   name: 'mysql',
   capabilities: { procedures: true, concurrentWriters: true },
+  ddl: mysqlDdl,
+  analyze: (table) => [`analyze table ${table}`],
+  openConnections: (url, slots) => openMysqlConnections(url, slots),
   sql: mysqlSqlFlavor,
   async connect(url, { max }) {
     return mysqlDb((await connectChecked(url, max)).pool);

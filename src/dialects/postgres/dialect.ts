@@ -8,6 +8,8 @@ import { joinedTransaction, type BulkLoader, type Db, type Dialect, type Row } f
 import { connect, connectChecked, type Sql } from './connect.js';
 import { classifyPostgresError } from './errors.js';
 import { postgresIoCounters } from './io-counters.js';
+import { postgresDdl } from './ddl.js';
+import { openPostgresConnections } from './connections.js';
 
 /** A Db over a postgres.js pool; a transaction holds one of its connections (`sql.begin`). */
 export function postgresDb(sql: Sql): Db {
@@ -46,6 +48,9 @@ const SETTINGS_THAT_MATTER = [
 export const postgresDialect: Dialect = {
   name: 'postgres',
   capabilities: { procedures: true, concurrentWriters: true },
+  ddl: postgresDdl,
+  analyze: (table) => [`analyze ${table}`],
+  openConnections: openPostgresConnections,
   sql: {
     distinct: (a, b) => `${a} is distinct from ${b}`,
     length: (e) => `length(${e})`,

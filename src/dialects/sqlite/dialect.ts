@@ -16,6 +16,8 @@ import { parseCopyText } from './copy-text.js';
 import { closeSqlite, openSqlite, type OpenedSqlite } from './connect.js';
 import { classifySqliteError } from './errors.js';
 import { sqliteIoCounters } from './io-counters.js';
+import { sqliteDdl } from './ddl.js';
+import { openSqliteConnections } from './connections.js';
 
 /** A Db over one connection. Statements that return rows (SELECT, PRAGMA, RETURNING) give them. */
 export function sqliteDb(opened: OpenedSqlite): Db {
@@ -130,6 +132,9 @@ export const sqliteSql: SqlFlavor = {
 export const sqliteDialect: Dialect = {
   name: 'sqlite',
   capabilities: { procedures: false, concurrentWriters: false },
+  ddl: sqliteDdl,
+  analyze: (table) => [`analyze ${table}`],
+  openConnections: openSqliteConnections,
   sql: sqliteSql,
   async connect(url) {
     return sqliteDb(openSqlite(url, { create: true }));

@@ -87,7 +87,6 @@ export class ReplayRun {
         intervalMs: this.options.intervalMs,
         drainMs: 30_000,
         seed: 0,
-        home: () => ({ w: 0, d: 0 }),
         script,
       },
       executor,

@@ -4,6 +4,13 @@
  * loader can create them after the data where the database allows it.
  */
 
+import type { ColumnType, DdlFlavor } from '../../dialects/ddl.js';
+import {
+  afterDataStatements as afterDataOf,
+  createTableStatement as createTableOf,
+  type TableSpec,
+} from '../schema.js';
+
 export const TABLES = [
   'warehouse',
   'district',
@@ -19,13 +26,7 @@ export type TableName = (typeof TABLES)[number];
 
 export const META_TABLE = 'txbench_meta';
 
-/** Column types as the spec gives them; each dialect maps them to its own. */
-export type ColumnType =
-  | { kind: 'int' }
-  | { kind: 'varchar'; size: number }
-  | { kind: 'char'; size: number }
-  | { kind: 'numeric'; precision: number; scale: number }
-  | { kind: 'timestamp' };
+export type { ColumnType, DdlFlavor };
 
 const int: ColumnType = { kind: 'int' };
 const varchar = (size: number): ColumnType => ({ kind: 'varchar', size });
@@ -179,29 +180,9 @@ export const SECONDARY_INDEXES: readonly {
   },
 ];
 
-/** How a database spells the schema. */
-export interface DdlFlavor {
-  columnType(type: ColumnType): string;
-  /** InnoDB clusters rows by primary key, SQLite cannot add one later: keys go in CREATE TABLE. */
-  keysInCreateTable: boolean;
-  addPrimaryKey(table: TableName, columns: readonly string[]): string;
-  createIndex(index: (typeof SECONDARY_INDEXES)[number]): string;
-  /** Extra words after the column list (e.g. an engine). */
-  tableSuffix?: string;
-}
-
-export function createTableStatement(flavor: DdlFlavor, table: TableName): string {
-  const key = PRIMARY_KEYS[table] ?? [];
-  const columns = COLUMN_TYPES[table].map(
-    ([name, type]) => `${name} ${flavor.columnType(type)}${key.includes(name) ? ' not null' : ''}`,
-  );
-  if (flavor.keysInCreateTable && key.length > 0) columns.push(`primary key (${key.join(', ')})`);
-  return `create table ${table} (${columns.join(', ')})${flavor.tableSuffix ?? ''}`;
-}
-
-/** Keys and indexes to build after the data, grouped by table, biggest tables first. */
-export function afterDataStatements(flavor: DdlFlavor): { table: TableName; statements: string[] }[] {
-  const order: TableName[] = [
+/** The tables as the generic loader takes them: biggest first, so key building ends together. */
+export const TPCC_TABLES: readonly TableSpec[] = (
+  [
     'order_line',
     'stock',
     'customer',
@@ -210,17 +191,24 @@ export function afterDataStatements(flavor: DdlFlavor): { table: TableName; stat
     'item',
     'district',
     'warehouse',
-  ];
-  return order
-    .map((table) => {
-      const statements: string[] = [];
-      const key = PRIMARY_KEYS[table];
-      if (key && !flavor.keysInCreateTable) statements.push(flavor.addPrimaryKey(table, key));
-      for (const index of SECONDARY_INDEXES)
-        if (index.table === table) statements.push(flavor.createIndex(index));
-      return { table, statements };
-    })
-    .filter((g) => g.statements.length > 0);
+    'history',
+  ] as const
+).map((name) => ({
+  name,
+  columns: COLUMN_TYPES[name],
+  primaryKey: PRIMARY_KEYS[name],
+  indexes: SECONDARY_INDEXES.filter((i) => i.table === name),
+}));
+
+const spec = (table: TableName): TableSpec => TPCC_TABLES.find((t) => t.name === table)!;
+
+export function createTableStatement(flavor: DdlFlavor, table: TableName): string {
+  return createTableOf(flavor, spec(table));
+}
+
+/** Keys and indexes to build after the data, grouped by table, biggest tables first. */
+export function afterDataStatements(flavor: DdlFlavor): { table: TableName; statements: string[] }[] {
+  return afterDataOf(flavor, TPCC_TABLES) as { table: TableName; statements: string[] }[];
 }
 
 export function dropStatements(): string[] {

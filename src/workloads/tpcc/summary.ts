@@ -5,24 +5,13 @@
  */
 import { ceilingPerTerminalPerMinute } from '../../engine/ceiling.js';
 import type { EngineResult } from '../../engine/engine.js';
-import { clientCpuFigures, type ClientCpu, type ProcessCpu } from '../../metrics/client-cpu.js';
-import { latencyMs, newHistogram, type LatencyMs } from '../../metrics/histogram.js';
+import type { ClientCpu, ProcessCpu } from '../../metrics/client-cpu.js';
+import type { LatencyMs } from '../../metrics/histogram.js';
+import { pct, round, typeSummaries, windowSummary, type TypeSummary } from '../../metrics/window-summary.js';
 import type { DatabaseFigures, DeviceWindowFigures, HostFigures } from '../../monitor/types.js';
 import { MIX_MINIMUMS, NEW_ORDER, P90_LIMITS_MS, TPCC_TRANSACTIONS, type TpccCounters } from './profile.js';
 
-export interface TypeSummary {
-  name: string;
-  /** Completed in the measured window (rolled-back New-Orders included). */
-  count: number;
-  errors: number;
-  retries: number;
-  /** Share of all completed transactions, percent. */
-  mixPct: number;
-  responseMs: LatencyMs;
-  p90LimitMs: number;
-  p90Pass: boolean;
-  rollbacks?: number;
-}
+export type { TypeSummary };
 
 export interface AuditCheck {
   name: string;
@@ -94,72 +83,63 @@ export interface SummaryInputs {
   cpu: ProcessCpu | null;
 }
 
-const round = (x: number, digits = 2): number => Math.round(x * 10 ** digits) / 10 ** digits;
-const pct = (part: number, whole: number): number => (whole > 0 ? round((100 * part) / whole, 3) : 0);
-
 export function summarizeTypes(engine: EngineResult<TpccCounters>): Record<string, TypeSummary> {
-  const total = engine.perType.reduce((a, t) => a + t.count, 0);
-  const out: Record<string, TypeSummary> = {};
-  TPCC_TRANSACTIONS.forEach((spec, i) => {
-    const stats = engine.perType[i]!;
-    const responseMs = latencyMs(stats.histogram);
-    out[spec.key] = {
-      name: spec.name,
-      count: stats.count,
-      errors: stats.errors,
-      retries: stats.retries,
-      mixPct: pct(stats.count, total),
-      responseMs,
-      p90LimitMs: P90_LIMITS_MS[i]!,
-      p90Pass: responseMs.p90 <= P90_LIMITS_MS[i]!,
-      ...(i === 0 ? { rollbacks: engine.counters.newOrderRollbacks } : {}),
-    };
-  });
-  return out;
+  return typeSummaries(
+    engine,
+    TPCC_TRANSACTIONS.map((t, i) => ({ ...t, p90LimitMs: P90_LIMITS_MS[i] })),
+    (i, counters): Record<string, number> =>
+      i === NEW_ORDER ? { rollbacks: counters.newOrderRollbacks } : {},
+  );
+}
+
+/** TPC-C's own summary fields: tpmC, NOPM and, for paced runs, the ceiling and efficiency. */
+export function tpccFigures(inputs: {
+  windowSeconds: number;
+  newOrders: number;
+  terminals: number;
+  deck: readonly number[];
+  thinkScale: number;
+  nextOrderIds?: { start: number; end: number } | undefined;
+}): Pick<RunSummary, 'tpmC' | 'nopm' | 'ceilingTpmC' | 'efficiencyPct'> {
+  const seconds = inputs.windowSeconds;
+  const minutes = seconds / 60;
+  const tpmC = seconds > 0 ? Math.floor((inputs.newOrders * 60) / seconds) : 0;
+  const ceilingTpmC =
+    inputs.thinkScale === 1
+      ? ceilingPerTerminalPerMinute(inputs.deck, TPCC_TRANSACTIONS, 1, NEW_ORDER) * inputs.terminals
+      : null;
+  const ids = inputs.nextOrderIds;
+  return {
+    tpmC,
+    nopm: ids === undefined || minutes <= 0 ? null : round((ids.end - ids.start) / minutes, 1),
+    ceilingTpmC: ceilingTpmC === null ? null : round(ceilingTpmC, 2),
+    efficiencyPct: ceilingTpmC !== null && ceilingTpmC > 0 ? round((100 * tpmC) / ceilingTpmC, 1) : null,
+  };
 }
 
 export function summarize(inputs: SummaryInputs): RunSummary {
   const { engine } = inputs;
-  const seconds = engine.windowSeconds;
-  const minutes = seconds / 60;
-  const transactions = engine.perType.reduce((a, t) => a + t.count, 0);
-  const all = newHistogram();
-  for (const t of engine.perType) all.add(t.histogram);
-  const newOrders = engine.perType[0]?.count ?? 0;
-  const tpmC = seconds > 0 ? Math.floor((newOrders * 60) / seconds) : 0;
-  const terminals = inputs.terminals ?? 10 * inputs.warehouses;
-  const ceilingTpmC =
-    inputs.thinkScale === 1
-      ? ceilingPerTerminalPerMinute(inputs.deck, TPCC_TRANSACTIONS, 1, NEW_ORDER) * terminals
-      : null;
-  const delta = (s: { start: number; end: number } | undefined): number | null =>
-    s === undefined || minutes <= 0 ? null : round((s.end - s.start) / minutes, 1);
+  const generic = windowSummary(engine, inputs.serverTransactions, inputs.cpu);
+  const { tpm, ...rest } = generic;
   return {
-    windowSeconds: round(seconds, 3),
-    transactions,
-    tps: seconds > 0 ? round(transactions / seconds) : 0,
-    tpmC,
-    nopm: delta(inputs.nextOrderIds),
-    tpm: delta(inputs.serverTransactions),
-    responseMs: latencyMs(all),
-    ceilingTpmC: ceilingTpmC === null ? null : round(ceilingTpmC, 2),
-    efficiencyPct: ceilingTpmC !== null && ceilingTpmC > 0 ? round((100 * tpmC) / ceilingTpmC, 1) : null,
-    errors: engine.perType.reduce((a, t) => a + t.errors, 0),
-    retries: engine.perType.reduce((a, t) => a + t.retries, 0),
-    clientCpu: inputs.cpu === null ? null : clientCpuFigures(inputs.cpu, seconds, transactions),
-    schedulerLatenessMs:
-      engine.lateness.totalCount === 0
-        ? null
-        : {
-            p50: round(engine.lateness.getValueAtPercentile(50) / 1000, 3),
-            p99: round(engine.lateness.getValueAtPercentile(99) / 1000, 3),
-            max: round(engine.lateness.maxValue / 1000, 3),
-          },
+    ...rest,
+    ...tpccFigures({
+      windowSeconds: engine.windowSeconds,
+      newOrders: engine.perType[NEW_ORDER]?.count ?? 0,
+      terminals: inputs.terminals ?? 10 * inputs.warehouses,
+      deck: inputs.deck,
+      thinkScale: inputs.thinkScale,
+      nextOrderIds: inputs.nextOrderIds,
+    }),
+    tpm,
   };
 }
 
 /** The input-variability limits of clause 5.5.1.5, the skip limit of 2.7.4 and the mix minimums. */
-export function auditChecks(engine: EngineResult<TpccCounters>, warehouses: number): AuditCheck[] {
+export function auditChecks(
+  engine: { counters: TpccCounters; perType: readonly { count: number }[] },
+  warehouses: number,
+): AuditCheck[] {
   const c = engine.counters;
   const [newOrder, payment, orderStatus, delivery] = engine.perType.map((t) => t.count);
   const total = engine.perType.reduce((a, t) => a + t.count, 0);

@@ -1,19 +1,13 @@
 /**
- * The shapes a database's TPC-C support takes: the executor that runs the five transactions and
- * the per-dialect bundle. Kept apart from the loader registry (tpcc-dialect.ts) so that the
- * per-dialect folders depend on these types without importing the registry that imports them.
+ * What a database's TPC-C support provides: its transactions for the generic executor. Kept apart
+ * from the loader registry (tpcc-dialect.ts) so that the per-dialect folders depend on these
+ * types without importing the registry that imports them.
  */
 import type { Dialect } from '../../dialects/dialect.js';
-import type { Executor } from '../../engine/types.js';
-import type { RunInputContext } from './inputs.js';
+import type { DdlFlavor } from '../../dialects/ddl.js';
+import type { TransactionSet } from '../workload.js';
+import type { TpccRunState, TpccTerminal } from './bodies.js';
 import type { TpccCounters } from './profile.js';
-import type { DdlFlavor, TableName } from './schema.js';
-
-export interface TpccExecutor extends Executor<TpccCounters> {
-  /** New-Orders committed over the executor's whole life, to audit against the database. */
-  readonly committedNewOrders: number;
-  close(): Promise<void>;
-}
 
 export interface ExecutorOptions {
   /** Server-side procedures, one round trip per transaction, instead of client-side SQL. */
@@ -24,11 +18,20 @@ export interface TpccDialect {
   readonly dialect: Dialect;
   readonly ddl: DdlFlavor;
   /** Statements that refresh the planner's statistics for a table. */
-  analyze(table: TableName): string[];
-  openExecutor(
+  analyze(table: string): string[];
+  /** Opens `slots` connection slots and binds the five transactions to them. */
+  openTransactions(
     url: string,
-    connections: number,
-    ctx: RunInputContext,
+    slots: number,
+    run: TpccRunState,
     options: ExecutorOptions,
-  ): Promise<TpccExecutor>;
+  ): Promise<TransactionSet<TpccTerminal, TpccCounters>>;
+}
+
+/** A database's TPC-C support from its dialect and its transaction opener. */
+export function tpccDialect(
+  dialect: Dialect,
+  openTransactions: TpccDialect['openTransactions'],
+): TpccDialect {
+  return { dialect, ddl: dialect.ddl, analyze: (table) => dialect.analyze(table), openTransactions };
 }

@@ -20,35 +20,11 @@
  *   retried by the executor.
  */
 import { customerByNameQuery } from '../customer-by-name.js';
-import type { DdlFlavor, ColumnType, TableName } from '../schema.js';
 import { centsToDecimal, type NewOrderInput, type OrderStatusInput, type PaymentInput } from '../inputs.js';
 
-export function columnType(t: ColumnType): string {
-  switch (t.kind) {
-    case 'int':
-      return 'int';
-    case 'varchar':
-      return `varchar(${t.size})`;
-    case 'char':
-      return `char(${t.size})`;
-    case 'numeric':
-      return `numeric(${t.precision},${t.scale})`;
-    case 'timestamp':
-      return 'datetime2';
-  }
-}
+export { mssqlColumnType as columnType, mssqlDdl as MSSQL_DDL } from '../../../dialects/mssql/ddl.js';
 
-/** Heaps while loading (bulk-update locks let loaders share a table); clustered keys after the data. */
-export const MSSQL_DDL: DdlFlavor = {
-  columnType,
-  keysInCreateTable: false,
-  addPrimaryKey: (table, columns) =>
-    `alter table ${table} add constraint pk_${table} primary key clustered (${columns.join(', ')})`,
-  createIndex: (i) =>
-    `create ${i.unique ? 'unique ' : ''}nonclustered index ${i.name} on ${i.table} (${i.columns.join(', ')})`,
-};
-
-export function analyzeStatements(table: TableName): string[] {
+export function analyzeStatements(table: string): string[] {
   return [`update statistics ${table}`];
 }
 

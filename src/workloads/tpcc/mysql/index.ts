@@ -1,36 +1,7 @@
 import { mysqlDialect } from '../../../dialects/mysql/dialect.js';
-import type { ColumnType, DdlFlavor } from '../schema.js';
-import type { TpccDialect } from '../tpcc-types.js';
-import { MysqlTpccExecutor } from './executor.js';
+import { tpccDialect } from '../tpcc-types.js';
+import { openMysqlTpcc } from './executor.js';
 
-export function mysqlColumnType(t: ColumnType): string {
-  switch (t.kind) {
-    case 'int':
-      return 'int';
-    case 'varchar':
-      return `varchar(${t.size})`;
-    case 'char':
-      return `char(${t.size})`;
-    case 'numeric':
-      return `decimal(${t.precision},${t.scale})`;
-    case 'timestamp':
-      return 'datetime(6)';
-  }
-}
+export { mysqlColumnType, mysqlDdl } from '../../../dialects/mysql/ddl.js';
 
-/** InnoDB clusters rows by primary key: keys go in CREATE TABLE, secondary indexes after the data. */
-export const mysqlDdl: DdlFlavor = {
-  columnType: mysqlColumnType,
-  keysInCreateTable: true,
-  addPrimaryKey: (table, columns) => `alter table ${table} add primary key (${columns.join(', ')})`,
-  createIndex: (i) =>
-    `create ${i.unique ? 'unique ' : ''}index ${i.name} on ${i.table} (${i.columns.join(', ')})`,
-  tableSuffix: ' engine=innodb',
-};
-
-export const mysqlTpcc: TpccDialect = {
-  dialect: mysqlDialect,
-  ddl: mysqlDdl,
-  analyze: (table) => [`analyze table ${table}`],
-  openExecutor: (url, connections, ctx, options) => MysqlTpccExecutor.open(url, connections, ctx, options),
-};
+export const mysqlTpcc = tpccDialect(mysqlDialect, openMysqlTpcc);

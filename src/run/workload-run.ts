@@ -1,11 +1,13 @@
 /**
- * One TPC-C measurement on a PostgreSQL target: validates the options against what was loaded,
- * opens the connection slots, drives the engine through warm-up and the measured window, takes the
- * database-side counters at the window's edges, and assembles the run report (run.json's content).
+ * One measurement of any workload on one target: validates the options against what was loaded,
+ * opens the connection slots through the generic executor, drives the engine through warm-up and
+ * the measured window, takes the database-side counters at the window's edges, and assembles the
+ * run report (run.json's content). The workload is reached only through its interface.
  */
 import { createRequire } from 'node:module';
 import { cpuUsage } from 'node:process';
-import type { Db } from '../dialects/dialect.js';
+import type { Db, Dialect } from '../dialects/dialect.js';
+import { dialectFor } from '../dialects/for-url.js';
 import { deckFromPercentages } from '../engine/deck.js';
 import {
   Engine,
@@ -15,37 +17,64 @@ import {
   type Phase,
   type RunStatus,
 } from '../engine/engine.js';
+import type { Counters, TransactionSpec } from '../engine/types.js';
 import { describeEnvironment, type RunEnvironment } from './environment.js';
 import { startTargetMonitor, type MonitoringOptions, type TargetMonitor } from './monitoring.js';
 import type { MonitorInterval, MonitorWindow } from '../monitor/types.js';
 import type { MetricsServer } from '../report/prometheus.js';
 import { encodeHistogram, type Histogram } from '../metrics/histogram.js';
-import { UsageError } from '../errors.js';
-import { tpccDialectFor } from '../workloads/tpcc/tpcc-dialect.js';
-import type { TpccDialect, TpccExecutor } from '../workloads/tpcc/tpcc-types.js';
-import { schemaState } from '../workloads/tpcc/meta.js';
-import { checkMixMinimums } from '../config/mix.js';
 import {
-  MIX_MINIMUMS,
-  newTpccCounters,
-  TPCC_DECK,
-  TPCC_TRANSACTIONS,
-  type TpccCounters,
-} from '../workloads/tpcc/profile.js';
-import { deriveSeed, Rng } from '../random/rng.js';
-import { runConstants, type NurandConstants } from '../workloads/tpcc/random.js';
-import {
-  auditChecks,
-  summarize,
-  summarizeTypes,
-  type AuditCheck,
-  type RunSummary,
+  typeSummaries,
+  windowSummary,
   type TypeSummary,
-} from '../workloads/tpcc/summary.js';
+  type WindowSummary,
+} from '../metrics/window-summary.js';
+import type { ClientCpu } from '../metrics/client-cpu.js';
+import type { DatabaseFigures, DeviceWindowFigures, HostFigures } from '../monitor/types.js';
+import { checkMixMinimums } from '../config/mix.js';
+import { deriveSeed } from '../random/rng.js';
 import { RUN_SCHEMA_VERSION } from '../results/run-dir.js';
+import { WorkloadExecutor } from '../workloads/executor.js';
+import { checkDialect } from '../workloads/loader.js';
+import { requireLoaded } from '../workloads/presence.js';
+import type {
+  AuditCheck,
+  HeadlineFigure,
+  Measurement,
+  OptionValues,
+  PreparedRun,
+  Workload,
+  WindowCounters,
+} from '../workloads/workload.js';
+
+export type { TypeSummary };
+
+/** What a run's summary holds: the generic figures, the workload's headline figures, and its own fields. */
+export interface RunSummary extends Omit<WindowSummary, 'tpm'> {
+  /** New-Orders per minute (TPC-C only; called tpmC only for paced runs with a standard mix). */
+  tpmC?: number | undefined;
+  /** Committed New-Orders per minute (TPC-C only); null when it could not be read. */
+  nopm?: number | null | undefined;
+  /** Database transactions per minute from the server's counters; null when unavailable. */
+  tpm: number | null;
+  ceilingTpmC?: number | null | undefined;
+  efficiencyPct?: number | null | undefined;
+  /** The workload's headline figures, labelled for what they are. */
+  figures?: HeadlineFigure[] | undefined;
+  devices?: DeviceWindowFigures[] | undefined;
+  host?: HostFigures | null | undefined;
+  database?: DatabaseFigures | null | undefined;
+  monitor?: { source: string; notes: string[] } | undefined;
+  clientCpu: ClientCpu | null;
+}
 
 export interface RunOptions {
-  warehouses?: number | undefined;
+  /** The workload to run (registry.ts `findWorkload`). */
+  workload: Workload;
+  /** How the user named it (a name, or a workload file's path), for run.json; default its name. */
+  workloadRef?: string | undefined;
+  /** The workload's options, parsed (options.ts); defaults applied when omitted. */
+  workloadOptions?: OptionValues | undefined;
   terminals?: number | undefined;
   connections?: number | undefined;
   thinkScale: number;
@@ -53,14 +82,12 @@ export interface RunOptions {
   durationMs: number;
   rampMs: number;
   intervalMs: number;
-  /** Whole percentages per type; default: the spec's 23-card deck. */
+  /** Whole percentages per transaction type; default: the workload's weights. */
   mix?: number[] | undefined;
   /** Run a mix below the spec's minimums (refused otherwise); the run is marked non-standard. */
   allowNonstandardMix?: boolean | undefined;
   seed?: number | undefined;
   drainMs?: number | undefined;
-  /** Server-side procedures (one round trip per transaction) instead of client-side SQL. */
-  procedures?: boolean | undefined;
   /** A phase before warm-up (the reviews precondition for hours) whose figures are kept, not scored. */
   preconditionMs?: number | undefined;
   /** The embedded server's data directory, to describe the device under test. */
@@ -79,16 +106,18 @@ export interface RunOptions {
 }
 
 interface MeasureContext {
-  tpcc: TpccDialect;
+  dialect: Dialect;
   monitor: Db;
-  executor: TpccExecutor;
+  prepared: PreparedRun;
+  executor: WorkloadExecutor<unknown, Counters>;
   config: RunConfig;
   /** What watches the disks, host and database; undefined with --no-monitor. */
   watch: TargetMonitor | undefined;
 }
 
 interface Measured {
-  result: EngineResult<TpccCounters>;
+  result: EngineResult<Counters>;
+  measurement: Measurement;
   summary: RunSummary;
   intervals: IntervalRecord[];
 }
@@ -105,7 +134,8 @@ export interface IntervalRecord {
   phase: Phase | 'precondition';
   seconds: number;
   tps: number;
-  tpmC: number;
+  /** The workload's interval figures (TPC-C: `tpmC`, New-Orders per minute), by key. */
+  [figure: string]: unknown;
   perType: Record<string, { count: number; errors: number; avgMs: number; p90Ms: number }>;
   /** What monitoring saw over the interval (absent with --no-monitor). */
   devices?: MonitorInterval['devices'] | undefined;
@@ -116,8 +146,12 @@ export interface IntervalRecord {
 
 export interface RunConfig {
   target: string;
-  warehouses: number;
-  loadedWarehouses: number;
+  /** The workload's name (`tpcc`), or the file a user workload came from. */
+  workload: string;
+  /** The workload's options as run. */
+  workloadOptions: OptionValues;
+  /** What is loaded and driven, in a few words (`2 warehouses`). */
+  scale: string;
   terminals: number;
   connections: number;
   thinkScale: number;
@@ -129,16 +163,18 @@ export interface RunConfig {
   /** The deck gives some type less than the spec's minimum share (run with --allow-nonstandard-mix). */
   nonstandardMix: boolean;
   seed: number;
-  constants: { load: NurandConstants; run: NurandConstants };
-  mode: 'client-sql' | 'procedures';
   database: { product: string; version: string };
+  /** How the progress lines name the interval figures, by key. */
+  intervalLabels?: Record<string, string> | undefined;
+  /** The workload's own settings (TPC-C: warehouses, loadedWarehouses, constants, mode). */
+  [setting: string]: unknown;
 }
 
 export interface RunReport {
   schemaVersion: number;
   kind: 'run';
   tool: { name: 'txbench'; version: string };
-  workload: 'tpcc';
+  workload: string;
   disclaimer: string;
   status: RunStatus;
   failure?: string | undefined;
@@ -151,13 +187,7 @@ export interface RunReport {
   /** What was still queued or running when the measured window closed and never finished. */
   drain: DrainReport;
   transactions: Record<string, TypeSummary>;
-  audit: {
-    counters: TpccCounters;
-    checks: AuditCheck[];
-    pass: boolean;
-    /** Whole run (warm-up and drain included): New-Orders txbench saw commit against orders the database gained. */
-    wholeRun: { newOrdersCommitted: number; ordersAddedInDatabase: number | null; match: boolean | null };
-  };
+  audit: { checks: AuditCheck[]; pass: boolean; [detail: string]: unknown };
   errors: Record<string, number>;
   intervals: IntervalRecord[];
   histograms: Record<string, string>;
@@ -173,20 +203,31 @@ export interface RunListener {
   onWarning?(message: string): void;
 }
 
-export const DISCLAIMER =
-  'Workload derived from TPC-C; not a TPC-C implementation and not comparable with published TPC-C results.';
+/** What a report says when the workload has no disclaimer of its own. */
+export const GENERIC_DISCLAIMER =
+  'Results of txbench; compare them only with runs of the same workload and options.';
 const DEFAULT_MAX_CONNECTIONS = 100;
 
-export class TpccRun {
-  private engine: Engine<TpccCounters> | undefined;
+export class WorkloadRun {
+  private engine: Engine<Counters> | undefined;
   private stopRequested = false;
+  private readonly workload: Workload;
+  private readonly transactions: readonly TransactionSpec[];
 
   constructor(
     private readonly url: string,
     private readonly label: string,
     private readonly options: RunOptions,
     private readonly listener: RunListener = {},
-  ) {}
+  ) {
+    this.workload = options.workload;
+    this.transactions = this.workload.profiles.map((p) => ({
+      key: p.key,
+      name: p.name,
+      keyingS: p.keyingS ?? 0,
+      thinkMeanS: p.thinkMeanS ?? 0,
+    }));
+  }
 
   /** Ctrl-C: stop the terminals, let in-flight transactions finish, keep what was measured. */
   stop(): void {
@@ -195,25 +236,37 @@ export class TpccRun {
   }
 
   async run(): Promise<RunReport> {
-    const tpcc = await tpccDialectFor(this.url);
-    const monitor = await tpcc.dialect.connect(this.url, { max: 1 });
-    let executor: TpccExecutor | undefined;
+    const workload = this.workload;
+    const dialect = await dialectFor(this.url);
+    checkDialect(workload, dialect);
+    const monitor = await dialect.connect(this.url, { max: 1 });
+    let executor: WorkloadExecutor<unknown, Counters> | undefined;
     let watch: TargetMonitor | undefined;
     try {
-      const config = await this.resolveConfig(tpcc, monitor);
-      executor = await tpcc.openExecutor(
-        this.url,
-        config.connections,
-        { warehouses: config.warehouses, constants: config.constants.run },
-        { procedures: config.mode === 'procedures' },
+      const workloadOptions = this.options.workloadOptions ?? {};
+      const { record } = await requireLoaded(workload, dialect, monitor, workloadOptions);
+      const seed = this.options.seed ?? Math.floor(Math.random() * 2 ** 31);
+      const prepared = await workload.prepareRun({
+        options: workloadOptions,
+        record,
+        dialect,
+        db: monitor,
+        url: this.url,
+        seed,
+      });
+      const config = await this.resolveConfig(dialect, monitor, prepared, workloadOptions, seed);
+      const set = await prepared.open(this.url, config.connections);
+      const states = Array.from({ length: config.terminals }, (_, i) =>
+        prepared.terminal(i, config.terminals),
       );
+      executor = new WorkloadExecutor<unknown, Counters>(set, states);
       this.listener.onStart?.(config);
-      const environment = await describeEnvironment(tpcc.dialect, monitor, {
+      const environment = await describeEnvironment(dialect, monitor, {
         url: this.url,
         localDataDir: this.options.dataDir,
       });
       if (this.options.monitor !== false) {
-        watch = await startTargetMonitor(tpcc.dialect, monitor, environment, {
+        watch = await startTargetMonitor(dialect, monitor, environment, {
           ...this.options.monitoring,
           localDataDir: this.options.dataDir,
         });
@@ -223,8 +276,8 @@ export class TpccRun {
       // Several targets start their terminals together: each waits here until all are ready.
       await this.listener.ready?.();
       const startedAt = new Date();
-      const idsBefore = await sumNextOrderIds(monitor, config.loadedWarehouses);
-      const ctx: MeasureContext = { tpcc, monitor, executor, config, watch };
+      await prepared.beforeRun?.(monitor);
+      const ctx: MeasureContext = { dialect, monitor, prepared, executor, config, watch };
       let precondition: PreconditionReport | undefined;
       let main: Measured;
       const preconditionMs = this.options.preconditionMs ?? 0;
@@ -237,7 +290,7 @@ export class TpccRun {
         precondition = {
           seconds: p.summary.windowSeconds,
           summary: p.summary,
-          transactions: summarizeTypes(p.result),
+          transactions: this.typeSummaries(p.result, prepared),
         };
         main =
           this.stopRequested || p.result.status !== 'completed'
@@ -246,20 +299,18 @@ export class TpccRun {
       } else {
         main = await this.measure(ctx, this.options, 0);
       }
-      const { result, summary, intervals } = main;
-      const idsAfter = await sumNextOrderIds(monitor, config.loadedWarehouses);
-      const ordersAdded = idsBefore !== undefined && idsAfter !== undefined ? idsAfter - idsBefore : null;
-      const checks = auditChecks(result, config.warehouses);
+      const { result, summary, intervals, measurement } = main;
+      const audit = (await prepared.audit?.(measurement, monitor)) ?? { checks: [] };
       const histograms: Record<string, string> = {};
-      TPCC_TRANSACTIONS.forEach(
+      this.transactions.forEach(
         (t, i) => (histograms[t.key] = encodeHistogram(result.perType[i]!.histogram)),
       );
       return {
         schemaVersion: RUN_SCHEMA_VERSION,
         kind: 'run',
         tool: { name: 'txbench', version: toolVersion() },
-        workload: 'tpcc',
-        disclaimer: DISCLAIMER,
+        workload: config.workload,
+        disclaimer: workload.disclaimer ?? GENERIC_DISCLAIMER,
         status: result.status,
         failure: result.failure,
         startedAt: startedAt.toISOString(),
@@ -269,17 +320,8 @@ export class TpccRun {
         ...(precondition ? { precondition } : {}),
         summary,
         drain: result.drain,
-        transactions: summarizeTypes(result),
-        audit: {
-          counters: result.counters,
-          checks,
-          pass: checks.every((c) => c.pass !== false),
-          wholeRun: {
-            newOrdersCommitted: executor.committedNewOrders,
-            ordersAddedInDatabase: ordersAdded,
-            match: ordersAdded === null ? null : ordersAdded === executor.committedNewOrders,
-          },
-        },
+        transactions: this.typeSummaries(result, prepared),
+        audit: { ...audit, pass: audit.checks.every((c) => c.pass !== false) },
         errors: result.errorsByClass,
         intervals,
         histograms,
@@ -291,17 +333,21 @@ export class TpccRun {
     }
   }
 
+  private typeSummaries(result: EngineResult<Counters>, prepared: PreparedRun): Record<string, TypeSummary> {
+    return typeSummaries(result, this.workload.profiles, (i, c) => prepared.typeSummary?.(i, c) ?? {});
+  }
+
   /** One engine run: warm-up, then a measured window, with the database's counters at its edges. */
   private async measure(
     ctx: MeasureContext,
     phases: { warmupMs: number; durationMs: number; rampMs: number },
     round: number,
   ): Promise<Measured> {
-    const { tpcc, monitor, executor, config, watch } = ctx;
-    const engine = new Engine<TpccCounters>(
+    const { dialect, monitor, prepared, executor, config, watch } = ctx;
+    const engine = new Engine<Counters>(
       {
         terminals: config.terminals,
-        transactions: TPCC_TRANSACTIONS,
+        transactions: this.transactions,
         deck: config.deck,
         thinkScale: config.thinkScale,
         warmupMs: phases.warmupMs,
@@ -310,16 +356,17 @@ export class TpccRun {
         intervalMs: this.options.intervalMs,
         drainMs: this.options.drainMs ?? 30_000,
         seed: deriveSeed(config.seed, round),
-        home: (i) => ({ w: (i % config.warehouses) + 1, d: (Math.floor(i / config.warehouses) % 10) + 1 }),
       },
       executor,
-      newTpccCounters,
+      () => prepared.newCounters(),
     );
     const label = round === 1 ? 'precondition' : undefined;
     const intervals: IntervalRecord[] = [];
-    let nextIdsStart: Promise<number | undefined> = Promise.resolve(undefined);
+    const readCounters = (): Promise<WindowCounters | undefined> =>
+      prepared.windowCounters?.(monitor).catch(() => undefined) ?? Promise.resolve(undefined);
+    let countersStart: Promise<WindowCounters | undefined> = Promise.resolve(undefined);
     let serverTxStart: Promise<number | undefined> = Promise.resolve(undefined);
-    let nextIdsEnd: Promise<number | undefined> = Promise.resolve(undefined);
+    let countersEnd: Promise<WindowCounters | undefined> = Promise.resolve(undefined);
     let serverTxEnd: Promise<number | undefined> = Promise.resolve(undefined);
     // Process-wide CPU: charged to this run only when no other target shares the process.
     const ownCpu = this.options.otherTargetsInProcess !== true;
@@ -332,20 +379,20 @@ export class TpccRun {
       if (phase === 'measure') {
         if (watch) void watch.monitor.openWindow().catch(() => undefined);
         cpuStart = cpuUsage();
-        nextIdsStart = sumNextOrderIds(monitor, config.warehouses);
-        serverTxStart = tpcc.dialect.serverTransactions(monitor);
+        countersStart = readCounters();
+        serverTxStart = dialect.serverTransactions(monitor);
       } else if (phase === 'drain') {
         cpuEnd = cpuUsage(cpuStart);
         if (watch) watched = watch.monitor.closeWindow().catch(() => undefined);
-        nextIdsEnd = sumNextOrderIds(monitor, config.warehouses);
-        serverTxEnd = tpcc.dialect.serverTransactions(monitor);
+        countersEnd = readCounters();
+        serverTxEnd = dialect.serverTransactions(monitor);
       }
       this.listener.onPhase?.(phase === 'measure' && label ? 'precondition' : phase);
     });
     engine.on('interval', (stats) => {
-      const record = intervalRecord(stats, label);
+      const record = this.intervalRecord(stats, prepared, label);
       if (stats.phase === 'measure') intervals.push(record);
-      this.options.metricsServer?.recordInterval(this.label, perTypeOf(stats));
+      this.options.metricsServer?.recordInterval(this.label, this.perTypeOf(stats));
       const sampled = watch?.monitor.interval();
       delivered = delivered.then(async () => {
         if (sampled) {
@@ -364,28 +411,40 @@ export class TpccRun {
     this.engine = engine;
     if (this.stopRequested) engine.stop('interrupted', 'interrupted by the user');
     const result = await engine.run();
-    const [ids0, ids1, tx0, tx1, window] = await Promise.all([
-      nextIdsStart,
-      nextIdsEnd,
+    const [c0, c1, tx0, tx1, window] = await Promise.all([
+      countersStart,
+      countersEnd,
       serverTxStart,
       serverTxEnd,
       watched,
     ]);
     await delivered;
-    const summary = summarize({
-      engine: result,
-      warehouses: config.warehouses,
+    const measurement: Measurement = {
+      windowSeconds: result.windowSeconds,
+      counts: result.perType.map((t) => t.count),
+      errors: result.perType.map((t) => t.errors),
+      counters: result.counters,
       terminals: config.terminals,
       deck: config.deck,
       thinkScale: config.thinkScale,
-      nextOrderIds: ids0 !== undefined && ids1 !== undefined ? { start: ids0, end: ids1 } : undefined,
-      serverTransactions: tx0 !== undefined && tx1 !== undefined ? { start: tx0, end: tx1 } : undefined,
-      cpu: !ownCpu
+      windowCounters: c0 !== undefined && c1 !== undefined ? { start: c0, end: c1 } : undefined,
+    };
+    const generic = windowSummary(
+      result,
+      tx0 !== undefined && tx1 !== undefined ? { start: tx0, end: tx1 } : undefined,
+      !ownCpu
         ? null
         : result.measured
           ? { userUs: cpuEnd.user, systemUs: cpuEnd.system }
           : { userUs: 0, systemUs: 0 },
-    });
+    );
+    const { tpm, ...rest } = generic;
+    const summary: RunSummary = {
+      ...rest,
+      ...prepared.summary?.(measurement),
+      tpm,
+      figures: prepared.figures(measurement),
+    };
     if (watch) {
       summary.devices = window?.devices ?? [];
       summary.host = window?.host ?? null;
@@ -396,47 +455,38 @@ export class TpccRun {
         notes: [...new Set([...watch.description.notes, ...(window?.missing ?? [])])],
       };
     }
-    return { result, summary, intervals };
+    return { result, measurement, summary, intervals };
   }
 
-  private async resolveConfig(tpcc: TpccDialect, monitor: Db): Promise<RunConfig> {
-    if (this.options.procedures && !tpcc.dialect.capabilities.procedures) {
-      throw new UsageError(`--procedures is not available for ${tpcc.dialect.name}; run without it`);
-    }
-    const state = await schemaState(tpcc.dialect, monitor);
-    if (state.kind === 'empty')
-      throw new UsageError('nothing is loaded here; run `txbench load --warehouses N` first');
-    if (state.kind === 'interrupted') {
-      throw new UsageError(
-        'the last load was interrupted; run `txbench load --replace --warehouses N` first',
-      );
-    }
-    if (state.kind === 'foreign') {
-      throw new UsageError('these TPC-C tables were not loaded by txbench; load them with `txbench load`');
-    }
-    if (state.kind === 'corrupt') throw new UsageError(state.message);
-    const loaded = state.meta.warehouses;
-    const warehouses = this.options.warehouses ?? loaded;
-    if (warehouses > loaded) {
-      throw new UsageError(
-        `--warehouses ${warehouses} is more than the ${loaded} loaded; load more or use fewer`,
-      );
-    }
-    const terminals = this.options.terminals ?? 10 * warehouses;
-    const maxConnections = tpcc.dialect.capabilities.concurrentWriters ? DEFAULT_MAX_CONNECTIONS : 1;
+  private async resolveConfig(
+    dialect: Dialect,
+    monitor: Db,
+    prepared: PreparedRun,
+    workloadOptions: OptionValues,
+    seed: number,
+  ): Promise<RunConfig> {
+    const profiles = this.workload.profiles;
+    const terminals = this.options.terminals ?? prepared.defaultTerminals ?? 1;
+    const maxConnections = dialect.capabilities.concurrentWriters ? DEFAULT_MAX_CONNECTIONS : 1;
     const connections = Math.min(terminals, this.options.connections ?? maxConnections);
-    const seed = this.options.seed ?? Math.floor(Math.random() * 2 ** 31);
-    const deck = this.options.mix ? deckFromPercentages(this.options.mix) : [...TPCC_DECK];
+    const deck = this.options.mix ? deckFromPercentages(this.options.mix) : profiles.map((p) => p.weight);
     // The CLI refuses such a mix up front; this guards callers of the API as well.
     const nonstandardMix = checkMixMinimums(
       this.options.mix ?? deck,
-      { minimums: MIX_MINIMUMS, names: TPCC_TRANSACTIONS.map((t) => t.name) },
+      { minimums: profiles.map((p) => p.minimumSharePct ?? 0), names: profiles.map((p) => p.name) },
       this.options.allowNonstandardMix === true,
     );
+    const labels =
+      prepared.intervalFigures?.(
+        profiles.map(() => 0),
+        1,
+      ) ?? [];
     return {
       target: this.label,
-      warehouses,
-      loadedWarehouses: loaded,
+      workload: this.options.workloadRef ?? this.workload.name,
+      workloadOptions,
+      scale: prepared.scale,
+      ...prepared.config,
       terminals,
       connections,
       thinkScale: this.options.thinkScale,
@@ -447,56 +497,51 @@ export class TpccRun {
       deck,
       nonstandardMix,
       seed,
-      constants: {
-        load: state.meta.loadConstants,
-        run: runConstants(new Rng(seed ^ 0x5bd1e995), state.meta.loadConstants),
-      },
-      mode: this.options.procedures ? 'procedures' : 'client-sql',
-      database: await tpcc.dialect.serverInfo(monitor),
+      ...(labels.length > 0
+        ? { intervalLabels: Object.fromEntries(labels.map((f) => [f.key, f.label])) }
+        : {}),
+      database: await dialect.serverInfo(monitor),
     };
   }
-}
 
-function intervalRecord(stats: IntervalStats, label?: 'precondition'): IntervalRecord {
-  const perType: IntervalRecord['perType'] = {};
-  let count = 0;
-  TPCC_TRANSACTIONS.forEach((t, i) => {
-    const s = stats.perType[i]!;
-    perType[t.key] = { count: s.count, errors: s.errors, avgMs: s.avgMs, p90Ms: s.p90Ms };
-    count += s.count;
-  });
-  const newOrders = stats.perType[0]?.count ?? 0;
-  return {
-    atS: Math.round(stats.atS * 1000) / 1000,
-    phase: label && stats.phase === 'measure' ? label : stats.phase,
-    seconds: Math.round(stats.seconds * 1000) / 1000,
-    tps: Math.round((count / stats.seconds) * 100) / 100,
-    tpmC: Math.floor((newOrders * 60) / stats.seconds),
-    perType,
-  };
-}
+  private intervalRecord(
+    stats: IntervalStats,
+    prepared: PreparedRun,
+    label?: 'precondition',
+  ): IntervalRecord {
+    const perType: IntervalRecord['perType'] = {};
+    let count = 0;
+    this.transactions.forEach((t, i) => {
+      const s = stats.perType[i]!;
+      perType[t.key] = { count: s.count, errors: s.errors, avgMs: s.avgMs, p90Ms: s.p90Ms };
+      count += s.count;
+    });
+    const figures: Record<string, number> = {};
+    for (const f of prepared.intervalFigures?.(
+      stats.perType.map((s) => s.count),
+      stats.seconds,
+    ) ?? [])
+      figures[f.key] = f.value;
+    return {
+      atS: Math.round(stats.atS * 1000) / 1000,
+      phase: label && stats.phase === 'measure' ? label : stats.phase,
+      seconds: Math.round(stats.seconds * 1000) / 1000,
+      tps: Math.round((count / stats.seconds) * 100) / 100,
+      ...figures,
+      perType,
+    };
+  }
 
-/** The interval's counts and response-time histograms by transaction key, for the metrics endpoint. */
-function perTypeOf(
-  stats: IntervalStats,
-): Record<string, { count: number; errors: number; histogram: Histogram }> {
-  const out: Record<string, { count: number; errors: number; histogram: Histogram }> = {};
-  TPCC_TRANSACTIONS.forEach((t, i) => {
-    const s = stats.perType[i]!;
-    out[t.key] = { count: s.count, errors: s.errors, histogram: stats.histograms[i]! };
-  });
-  return out;
-}
-
-/** Committed New-Orders so far, as the spec's NOPM counts them: sum(D_NEXT_O_ID) over active warehouses. */
-async function sumNextOrderIds(db: Db, warehouses: number): Promise<number | undefined> {
-  try {
-    const [row] = await db.query<{ s: unknown }>(
-      `select sum(d_next_o_id) as s from district where d_w_id <= ${warehouses}`,
-    );
-    return row ? Number(row.s) : undefined;
-  } catch {
-    return undefined;
+  /** The interval's counts and response-time histograms by transaction key, for the metrics endpoint. */
+  private perTypeOf(
+    stats: IntervalStats,
+  ): Record<string, { count: number; errors: number; histogram: Histogram }> {
+    const out: Record<string, { count: number; errors: number; histogram: Histogram }> = {};
+    this.transactions.forEach((t, i) => {
+      const s = stats.perType[i]!;
+      out[t.key] = { count: s.count, errors: s.errors, histogram: stats.histograms[i]! };
+    });
+    return out;
   }
 }
 

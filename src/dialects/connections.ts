@@ -1,0 +1,71 @@
+/**
+ * The per-dialect connection contract that the generic executor (run/executor.ts) drives for every
+ * workload: open N connection slots, run transaction attempts on them, classify errors, recover a
+ * slot after a failed attempt, close. Each dialect implements it once (dialects/NAME/connections.ts,
+ * `Dialect.openConnections`); pooling, dispatch, retries and lost-connection handling are then
+ * written once, in the executor, not per workload and database.
+ *
+ * A workload's transactions may use the portable `Session` (enough for TPC-B and user workloads)
+ * or the driver's own handle for what only it can do (pipelining on postgres.js, multi-statement
+ * batches on mysql2, synchronous better-sqlite3 statements, sp_executesql on mssql).
+ */
+import type { ErrorClass } from '../engine/types.js';
+
+export type DialectName = 'postgres' | 'mysql' | 'sqlite' | 'mssql';
+
+/** A result row by column name. */
+export type Row = Record<string, unknown>;
+
+/**
+ * One connection slot as a transaction body sees it. Statements are prepared once per connection
+ * and cached by their text. Placeholders are the database's own: `$1` on PostgreSQL, `?` on
+ * MySQL/MariaDB and SQLite, `@p1` on SQL Server (`param(i)` spells the i-th, 1-based).
+ */
+export interface Session {
+  readonly dialect: DialectName;
+  /** Positional parameter i (1-based), as this database spells it. */
+  param(i: number): string;
+  /** Runs one prepared statement; resolves with its rows (none for a write). */
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs one statement and resolves with the number of rows it changed. */
+  execute(sql: string, params?: readonly unknown[]): Promise<number>;
+  begin(): Promise<void>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
+
+/**
+ * The connection slots of one run on one target. The executor guarantees that a slot runs one
+ * transaction at a time, and, when `serial` is set, that only one transaction runs at a time over
+ * all slots (SQLite: the slots share one connection).
+ *
+ * `H` is the driver's own handle a slot runs on: postgres.js `ReservedSql`, mysql2 `Connection`,
+ * better-sqlite3 `Database`, the mssql `ConnectionPool`.
+ */
+export interface Connections<H = unknown> {
+  readonly dialect: DialectName;
+  /** How many transactions may be in flight at once. */
+  readonly slots: number;
+  /** Transactions run one at a time over all slots, each in its own turn of the event loop. */
+  readonly serial: boolean;
+  /** The driver's handle of a slot. */
+  handle(slot: number): H;
+  /** The portable session of a slot (made once per slot). */
+  session(slot: number): Session;
+  /** The database's error as the run counts it. */
+  classify(err: unknown): ErrorClass;
+  /** Whether an attempt that failed with this class is tried again (conflicts, deadlocks, lock timeouts). */
+  isRetryable(cls: ErrorClass): boolean;
+  /**
+   * Leaves a slot ready for its next attempt after one failed: rolls back an open transaction (a
+   * MySQL lock wait timeout leaves it open), and never writes to a connection that is gone
+   * (postgres.js 3.4.9 crashes on writes to a dead reserved connection, porsager/postgres#1208).
+   */
+  recover(slot: number, cls: ErrorClass): Promise<void>;
+  /** The driver's own code for a lost connection, for a slot whose connection died earlier. */
+  readonly lostCode: string;
+  close(): Promise<void>;
+}
+
+/** Opens `slots` connection slots on the database a URL names (a few at a time). */
+export type OpenConnections<H = unknown> = (url: string, slots: number) => Promise<Connections<H>>;

@@ -1,0 +1,74 @@
+/**
+ * MySQL/MariaDB connection slots: one mysql2 connection per slot; the session's statements are
+ * server-side prepared statements (mysql2's `execute`, cached per connection by their text).
+ */
+import type { ResultSetHeader } from 'mysql2/promise';
+
+/** What mysql2's execute takes as its values (the package does not export the type by name). */
+type Values = Parameters<Connection['execute']>[1];
+import type { Connections, Session } from '../connections.js';
+import type { Row } from '../dialect.js';
+import { openInBatches } from '../open-slots.js';
+import { checkServer, openConnection, type Connection } from './connect.js';
+import { classifyMysqlError, isRetryable } from './errors.js';
+import { parseMysqlUrl } from './url.js';
+
+export interface MysqlSlotOptions {
+  /** Allow several statements in one query (TPC-C's client-side batches). */
+  multipleStatements?: boolean | undefined;
+}
+
+export async function openMysqlConnections(
+  url: string,
+  slots: number,
+  options: MysqlSlotOptions = {},
+): Promise<Connections<Connection>> {
+  const settings = parseMysqlUrl(url);
+  const conns = await openInBatches(
+    slots,
+    () => openConnection(settings, { multipleStatements: options.multipleStatements === true }),
+    (c) => c.end(),
+  );
+  try {
+    await checkServer(async (sql) => (await conns[0]!.query(sql))[0], settings);
+  } catch (err) {
+    await Promise.all(conns.map((c) => c.end().catch(() => c.destroy())));
+    throw err;
+  }
+  const sessions = conns.map(mysqlSession);
+  return {
+    dialect: 'mysql',
+    slots: conns.length,
+    serial: false,
+    handle: (slot) => conns[slot]!,
+    session: (slot) => sessions[slot]!,
+    classify: classifyMysqlError,
+    isRetryable,
+    async recover(slot, cls) {
+      // A lock wait timeout leaves the transaction open; a lost connection takes no more writes.
+      if (cls !== 'connection') await conns[slot]!.query('rollback').catch(() => undefined);
+    },
+    lostCode: 'PROTOCOL_CONNECTION_LOST',
+    async close() {
+      await Promise.all(conns.map((c) => c.end().catch(() => c.destroy())));
+    },
+  };
+}
+
+export function mysqlSession(conn: Connection): Session {
+  return {
+    dialect: 'mysql',
+    param: () => '?',
+    async query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+      const [rows] = await conn.execute(sql, params as Values);
+      return Array.isArray(rows) ? (rows as T[]) : [];
+    },
+    async execute(sql, params = []) {
+      const [result] = await conn.execute(sql, params as Values);
+      return (result as ResultSetHeader).affectedRows ?? 0;
+    },
+    begin: async () => void (await conn.query('begin')),
+    commit: async () => void (await conn.query('commit')),
+    rollback: async () => void (await conn.query('rollback')),
+  };
+}

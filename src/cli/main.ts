@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
 import { DatabaseError, ExitCode, TxbenchError, errorMessage } from '../errors.js';
+import { captureCommand } from './capture.js';
+import { replayCommand } from './replay.js';
 import { checkCommand } from './check.js';
 import { recordCommandLine } from './command-line.js';
 import { compareCommand } from './compare.js';
@@ -21,6 +23,8 @@ const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = 
   results: resultsCommand,
   compare: compareCommand,
   report: reportCommand,
+  capture: captureCommand,
+  replay: replayCommand,
 };
 
 const HELP = `txbench: a TPC-C-derived OLTP benchmark (not comparable with published TPC-C results)
@@ -35,6 +39,9 @@ const HELP = `txbench: a TPC-C-derived OLTP benchmark (not comparable with publi
   txbench results list the runs in a results directory; tag them
   txbench compare the reviewers' table across runs (text, Markdown, CSV), with drive costs
   txbench report  one self-contained HTML page with charts from run or results directories
+  txbench capture capture a workload (PostgreSQL logs, or live from PostgreSQL, MySQL/MariaDB,
+                  SQL Server) into a workload file
+  txbench replay  replay a workload file onto a database, with a fidelity report
 
 Run \`txbench COMMAND --help\` for a command's flags.`;
 

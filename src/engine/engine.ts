@@ -34,6 +34,25 @@ export interface EngineConfig {
   /** How long in-flight transactions may take to finish once the window closes. */
   drainMs: number;
   seed: number;
+  /**
+   * Scripted terminals (a replayed capture's sessions): each terminal's next submission and when
+   * it is due come from the script instead of the deck, keying and think times. A terminal whose
+   * script is done submits nothing more; the window closes when every terminal is done and idle
+   * (or at `durationMs`, whichever comes first; `durationMs` may be Infinity).
+   */
+  script?: TerminalScript | undefined;
+}
+
+/**
+ * Where scripted terminals' submissions come from. Called once per submission, in order per
+ * terminal: `nextType` advances the terminal's script, then `dueAtMs` says when that submission is
+ * due (ms after the run started; 0 for "as soon as the previous one is done").
+ */
+export interface TerminalScript {
+  /** The type of terminal `id`'s next submission, or -1 when its script is done. */
+  nextType(id: number): number;
+  /** When that submission is due, ms after the run started. */
+  dueAtMs(id: number): number;
 }
 
 export type Phase = 'warmup' | 'measure' | 'drain' | 'done';
@@ -110,8 +129,16 @@ interface Terminal extends TerminalContext {
 export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
   private readonly heap: TimerHeap;
   private readonly terminals: Terminal[];
-  private readonly typeOf: Uint8Array;
+  private readonly typeOf: Uint32Array;
+  /** When the terminal's submission became due (response time runs from here). */
   private readonly dueAt: Float64Array;
+  /**
+   * When it was scheduled to be due: the same as dueAt, except for a scripted terminal still busy
+   * with its previous submission at its next one's scheduled time. Lateness runs from here.
+   */
+  private readonly scheduledAt: Float64Array;
+  /** Scripted terminals whose script is done. */
+  private finishedTerminals = 0;
   private readonly keyingMs: Float64Array;
   private readonly thinkMs: Float64Array;
   /** Terminals waiting for a free slot, in arrival order (a ring, no Array.shift). */
@@ -167,8 +194,9 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     super();
     const n = config.terminals;
     this.heap = new TimerHeap(n);
-    this.typeOf = new Uint8Array(n);
+    this.typeOf = new Uint32Array(n);
     this.dueAt = new Float64Array(n);
+    this.scheduledAt = new Float64Array(n);
     this.waitRing = new Int32Array(n);
     this.readyRing = new Int32Array(n);
     this.slotTerminal = new Int32Array(executor.connections).fill(-1);
@@ -209,7 +237,8 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
       const { terminals, rampMs, warmupMs } = this.config;
       this.emit('phase', 'warmup');
       // Open the window before the first transactions are due, so that none of them is lost.
-      if (warmupMs > 0) this.phaseTimer = setTimeout(() => this.openWindow(), warmupMs);
+      if (warmupMs > 0 && Number.isFinite(warmupMs))
+        this.phaseTimer = setTimeout(() => this.openWindow(), warmupMs);
       else this.openWindow();
       const begin = performance.now();
       for (let i = 0; i < terminals; i++) {
@@ -261,7 +290,8 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     this.lateness.reset();
     this.phase = 'measure';
     // The window lasts its full duration however late the warm-up timer fired.
-    this.phaseTimer = setTimeout(() => this.closeWindow('completed'), this.config.durationMs);
+    if (Number.isFinite(this.config.durationMs))
+      this.phaseTimer = setTimeout(() => this.closeWindow('completed'), this.config.durationMs);
     this.emit('phase', 'measure');
   }
 
@@ -361,12 +391,18 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
 
   /** Terminal `id` chooses its next transaction and keys it in, starting at `fromMs`. */
   private scheduleNext(id: number, fromMs: number, withThink: boolean): void {
+    const script = this.config.script;
+    if (script) {
+      this.scheduleScripted(script, id, fromMs);
+      return;
+    }
     const t = this.terminals[id]!;
     const type = t.deck.draw();
     this.typeOf[id] = type;
     const think = withThink ? thinkTimeMs(t.rng, this.thinkMs[type]!) : 0;
     const due = fromMs + think + this.keyingMs[type]!;
     this.dueAt[id] = due;
+    this.scheduledAt[id] = due;
     if (due <= fromMs && withThink) {
       // No pacing at all (think-scale 0): no trip through the heap, but still a turn of the event
       // loop, shared by every terminal that became ready meanwhile, so timers and signals run.
@@ -380,6 +416,39 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     }
     this.heap.push(due, id);
     if (due < this.timerDue) this.armTimer();
+  }
+
+  /** A scripted terminal's next submission: at its scheduled time, or now if that has passed. */
+  private scheduleScripted(script: TerminalScript, id: number, fromMs: number): void {
+    const type = script.nextType(id);
+    if (type < 0) {
+      this.finishedTerminals++;
+      this.endIfScriptsDone();
+      return;
+    }
+    this.typeOf[id] = type;
+    const scheduled = this.startedAt + script.dueAtMs(id);
+    this.scheduledAt[id] = scheduled;
+    const due = Math.max(scheduled, fromMs);
+    this.dueAt[id] = due;
+    if (due <= fromMs) {
+      this.readyRing[(this.readyHead + this.readyCount) % this.readyRing.length] = id;
+      this.readyCount++;
+      if (!this.readyScheduled) {
+        this.readyScheduled = true;
+        setImmediate(this.flushReady);
+      }
+      return;
+    }
+    this.heap.push(due, id);
+    if (due < this.timerDue) this.armTimer();
+  }
+
+  /** Every scripted terminal is done and nothing runs: the window closes, the run has nothing left. */
+  private endIfScriptsDone(): void {
+    if (this.finishedTerminals < this.config.terminals || this.inFlight > 0 || !this.accepting) return;
+    // Let the warm-up end first if it has not: a script shorter than the warm-up measures nothing.
+    setImmediate(() => this.closeWindow('completed'));
   }
 
   private readonly flushReady = (): void => {
@@ -421,7 +490,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
   private submit(id: number): void {
     if (!this.accepting) return;
     // Read per submission, not per batch: a long batch delays its last terminals, and that shows.
-    const late = performance.now() - this.dueAt[id]!;
+    const late = performance.now() - this.scheduledAt[id]!;
     // The heap releases terminals up to half a millisecond early: that is not lateness.
     recordUs(this.lateness, late > 0 ? late * 1000 : 0);
     const slot = this.freeSlots.pop();

@@ -32,6 +32,9 @@ const INITIAL_SETTINGS: Readonly<Record<string, string>> = {
   effective_cache_size: "'4GB'",
   random_page_cost: '1.1',
   autovacuum_vacuum_cost_limit: '2000',
+  // Server logs go to files in the data directory (log/), so that `txbench capture` can switch
+  // statement logging on and off without a restart: the collector itself needs one.
+  logging_collector: 'on',
 };
 
 export interface EmbeddedServer {

@@ -1,0 +1,16 @@
+/** What every live capture takes and gives. */
+import type { CaptureCounts } from './format.js';
+
+export interface LiveCaptureOptions {
+  durationMs: number;
+  redact: boolean;
+  /** Ends the window early (Ctrl-C); what was captured is kept and every setting restored. */
+  signal: AbortSignal;
+}
+
+export interface LiveCaptureResult {
+  counts: CaptureCounts;
+  interrupted: boolean;
+  /** The server settings the window changed (all restored). */
+  changed: string[];
+}

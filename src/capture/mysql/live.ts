@@ -1,0 +1,187 @@
+/**
+ * `txbench capture --db mysql://… --duration D`: the general log written to a table for the window
+ * (general_log = ON, log_output = TABLE), read back over the connection; performance_schema's
+ * statement history gives durations and outcomes where performance_schema is on (its
+ * events_statements_history_long consumer is switched on for the window and read every second,
+ * since it is a ring). Every setting changed is put back, also on Ctrl-C and errors.
+ */
+import { connectChecked, type Pool } from '../../dialects/mysql/connect.js';
+import { DatabaseError, UsageError, errorMessage } from '../../errors.js';
+import { CaptureBuilder } from '../builder.js';
+import { WorkloadWriter } from '../file-io.js';
+import type { LiveCaptureOptions, LiveCaptureResult } from '../live-types.js';
+import {
+  GeneralLogParser,
+  parseEventTime,
+  type GeneralLogRow,
+  type StatementEventRow,
+} from './general-log.js';
+
+type Row = Record<string, unknown>;
+
+export async function captureMysqlLive(
+  url: string,
+  out: string,
+  options: LiveCaptureOptions,
+): Promise<LiveCaptureResult> {
+  // One connection: connection_id() names the capture's own, left out of the workload.
+  const { pool: conn } = await connectChecked(url, 1);
+  const undo: { what: string; sql: string }[] = [];
+  const restore = async (): Promise<void> => {
+    while (undo.length > 0) {
+      const step = undo.pop()!;
+      await conn.query(step.sql);
+    }
+  };
+  const changed: string[] = [];
+  try {
+    const [[vars]] = (await conn.query(
+      `select @@global.general_log as general_log, @@global.log_output as log_output, @@version as version, connection_id() as me`,
+    )) as [Row[], unknown];
+    const me = Number(vars!.me);
+    const perfSchema = await performanceSchemaOn(conn);
+    try {
+      if (perfSchema) {
+        const [rows] = (await conn.query(
+          `select enabled from performance_schema.setup_consumers where name = 'events_statements_history_long'`,
+        )) as [Row[], unknown];
+        if (rows[0]?.enabled !== 'YES') {
+          undo.push({
+            what: 'events_statements_history_long',
+            sql: `update performance_schema.setup_consumers set enabled = 'NO' where name = 'events_statements_history_long'`,
+          });
+          await conn.query(
+            `update performance_schema.setup_consumers set enabled = 'YES' where name = 'events_statements_history_long'`,
+          );
+          changed.push('performance_schema consumer events_statements_history_long');
+        }
+      }
+      const outputs = String(vars!.log_output).split(',');
+      if (!outputs.includes('TABLE')) {
+        undo.push({ what: 'log_output', sql: `set global log_output = '${String(vars!.log_output)}'` });
+        await conn.query(
+          `set global log_output = '${[...outputs.filter((o) => o !== 'NONE'), 'TABLE'].join(',')}'`,
+        );
+        changed.push('log_output');
+      }
+      if (Number(vars!.general_log) !== 1) {
+        undo.push({ what: 'general_log', sql: 'set global general_log = 0' });
+        await conn.query('set global general_log = 1');
+        changed.push('general_log');
+      }
+    } catch (err) {
+      await restore();
+      throw permissionProblem(err);
+    }
+    const [[now]] = (await conn.query(`select now(6) as t`)) as [Row[], unknown];
+    const start = String(now!.t);
+    const timings = new Map<string, StatementEventRow>();
+    const poll = perfSchema ? () => readStatementEvents(conn, me, timings) : () => Promise.resolve();
+    const interrupted = await pollFor(options.durationMs, options.signal, poll);
+    await poll();
+    const [[endRow]] = (await conn.query(`select now(6) as t`)) as [Row[], unknown];
+    await restore();
+    const [rows] = (await conn.query(
+      `select date_format(event_time, '%Y-%m-%d %H:%i:%s.%f') as event_time, user_host, thread_id, command_type,
+              convert(argument using utf8mb4) as argument
+       from mysql.general_log where event_time >= ? and event_time <= ? and thread_id <> ? order by event_time`,
+      [start, String(endRow!.t), me],
+    )) as [Row[], unknown];
+    const parser = new GeneralLogParser([...timings.values()]);
+    const writer = await WorkloadWriter.create(out);
+    const builder = new CaptureBuilder(writer, {
+      kind: 'mysql',
+      from: 'general_log',
+      redact: options.redact,
+      serverVersion: String(vars!.version),
+      captureStartMs: parseEventTime(start),
+    });
+    try {
+      for (const r of rows) {
+        const row: GeneralLogRow = {
+          eventTime: String(r.event_time),
+          userHost: String(r.user_host),
+          threadId: Number(r.thread_id),
+          commandType: String(r.command_type),
+          argument: String(r.argument ?? ''),
+        };
+        for (const event of parser.feed(row)) await builder.add(event);
+      }
+      builder.counts.otherRecords = parser.counts.otherRecords;
+      return { counts: await builder.finish(), interrupted, changed };
+    } catch (err) {
+      await writer.abandon();
+      throw err;
+    }
+  } finally {
+    await restore().catch(() => undefined);
+    await conn.end().catch(() => undefined);
+  }
+}
+
+async function performanceSchemaOn(conn: Pool): Promise<boolean> {
+  const [rows] = (await conn.query(`select @@global.performance_schema as on_`)) as [Row[], unknown];
+  return Number(rows[0]?.on_) === 1;
+}
+
+/** Adds the history's top-level statements of other connections, keyed so that each is kept once. */
+async function readStatementEvents(
+  conn: Pool,
+  me: number,
+  into: Map<string, StatementEventRow>,
+): Promise<void> {
+  const [rows] = (await conn.query(
+    `select t.processlist_id as pid, e.thread_id, e.event_id, e.sql_text, e.timer_wait, e.mysql_errno,
+            e.returned_sqlstate, e.message_text
+     from performance_schema.events_statements_history_long e
+     join performance_schema.threads t on t.thread_id = e.thread_id
+     where e.nesting_event_id is null and t.processlist_id <> ? and e.sql_text is not null
+     order by e.thread_id, e.event_id`,
+    [me],
+  )) as [Row[], unknown];
+  for (const r of rows) {
+    const key = `${String(r.thread_id)}:${String(r.event_id)}`;
+    if (into.has(key)) continue;
+    into.set(key, {
+      threadId: Number(r.pid),
+      sqlText: String(r.sql_text),
+      durationMs: Number(r.timer_wait) / 1e9,
+      errno: Number(r.mysql_errno ?? 0),
+      sqlstate: String(r.returned_sqlstate ?? ''),
+      message: String(r.message_text ?? ''),
+    });
+  }
+}
+
+function permissionProblem(err: unknown): Error {
+  const errno = typeof err === 'object' && err !== null && 'errno' in err ? Number(err.errno) : 0;
+  // 1227 ER_SPECIFIC_ACCESS_DENIED_ERROR, 1142 ER_TABLEACCESS_DENIED_ERROR, 1044/1045 access denied.
+  if ([1227, 1142, 1044, 1045].includes(errno)) {
+    return new UsageError(
+      'capturing needs SUPER (or SYSTEM_VARIABLES_ADMIN) to switch the general log on, and access to mysql.general_log and performance_schema; connect as such a user; no setting was left changed',
+    );
+  }
+  return new DatabaseError(`could not switch the general log on: ${errorMessage(err)}`);
+}
+
+/** Waits `ms` (or until the signal), calling `poll` every second; true when interrupted. */
+async function pollFor(ms: number, signal: AbortSignal, poll: () => Promise<void>): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (signal.aborted) return true;
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, Math.min(1000, end - Date.now()));
+      signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(t);
+          resolve();
+        },
+        { once: true },
+      );
+    });
+    if (signal.aborted) return true;
+    await poll();
+  }
+  return false;
+}

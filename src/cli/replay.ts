@@ -2,7 +2,7 @@ import { parseDurationMs } from '../config/duration.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { formatFidelity } from '../report/fidelity.js';
 import { checkResultsDir, RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
-import { ReplayRun, type ReplayOptions } from '../workloads/replay/replay-run.js';
+import { ReplayRun, type ReplayOptions } from '../replay/replay-run.js';
 import { TARGET_OPTIONS } from './args.js';
 import { parseWithOperands } from './positionals.js';
 import { saveResults } from './run-session.js';

@@ -207,7 +207,7 @@ export function formatTargetsTable(reports: readonly RunReport[], sum: Aggregate
 
 /** A figure summed over the targets (files from before workloads: their tpmC and NOPM sums). */
 function sumOf(sum: AggregateSummary, key: string): number | null {
-  const summed = (sum.figures as Record<string, number | null> | undefined)?.[key];
-  if (summed !== undefined) return summed;
+  const summed = sum.figures?.find((f) => f.key === key);
+  if (summed !== undefined) return summed.value;
   return key === 'tpmC' ? (sum.tpmC ?? null) : key === 'nopm' ? (sum.nopm ?? null) : null;
 }

@@ -6,7 +6,7 @@
 import { clientCpuFigures, type ClientCpu, type ProcessCpu } from '../metrics/client-cpu.js';
 import { decodeHistogram, latencyMs, newHistogram, type LatencyMs } from '../metrics/histogram.js';
 import type { RunReport } from './workload-run.js';
-import { figuresOf } from '../report/figures.js';
+import { figuresOf, type HeadlineFigure } from '../report/figures.js';
 
 export interface AggregateSummary {
   targets: number;
@@ -17,8 +17,8 @@ export interface AggregateSummary {
   tpmC?: number | undefined;
   nopm?: number | null | undefined;
   tpm: number | null;
-  /** Each headline figure summed over the targets, by key; null when any target lacks it. */
-  figures: Record<string, number | null>;
+  /** Each headline figure (as the first target labels it) summed over the targets; null when any target lacks it. */
+  figures: HeadlineFigure[];
   responseMs: LatencyMs;
   errors: number;
   spread: { minTps: number; maxTps: number; maxOverMin: number | null };
@@ -86,16 +86,9 @@ export function kneeOf(steps: readonly { users: number; tps: number }[]): number
   return undefined;
 }
 
-function sumFigures(reports: readonly RunReport[]): Record<string, number | null> {
-  const out: Record<string, number | null> = {};
-  for (const f of figuresOf(reports[0]?.summary ?? {})) {
+function sumFigures(reports: readonly RunReport[]): HeadlineFigure[] {
+  return figuresOf(reports[0]?.summary ?? {}).map((f) => {
     const values = reports.map((r) => figuresOf(r.summary).find((g) => g.key === f.key)?.value ?? null);
-    out[f.key] = values.some((v) => v === null)
-      ? null
-      : round(
-          values.reduce<number>((a, v) => a + (v ?? 0), 0),
-          1,
-        );
-  }
-  return out;
+    return { ...f, value: sumOrNull(values) };
+  });
 }

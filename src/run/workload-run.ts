@@ -66,6 +66,9 @@ export interface RunSummary extends Omit<WindowSummary, 'tpm'> {
   database?: DatabaseFigures | null | undefined;
   monitor?: { source: string; notes: string[] } | undefined;
   clientCpu: ClientCpu | null;
+  /** Wall-clock edges of the measured window (ISO 8601), for lining it up with other clocks (iostat, shards). */
+  windowStartedAt?: string | undefined;
+  windowEndedAt?: string | undefined;
 }
 
 export interface RunOptions {
@@ -373,15 +376,19 @@ export class WorkloadRun {
     let cpuStart = cpuUsage();
     let cpuEnd = cpuStart;
     let watched: Promise<MonitorWindow | undefined> = Promise.resolve(undefined);
+    let windowStartedAt: Date | undefined;
+    let windowEndedAt: Date | undefined;
     // Intervals reach the listener in order, each once its monitoring figures are in.
     let delivered: Promise<void> = Promise.resolve();
     engine.on('phase', (phase) => {
       if (phase === 'measure') {
+        windowStartedAt = new Date();
         if (watch) void watch.monitor.openWindow().catch(() => undefined);
         cpuStart = cpuUsage();
         countersStart = readCounters();
         serverTxStart = dialect.serverTransactions(monitor);
       } else if (phase === 'drain') {
+        if (windowStartedAt !== undefined) windowEndedAt ??= new Date();
         cpuEnd = cpuUsage(cpuStart);
         if (watch) watched = watch.monitor.closeWindow().catch(() => undefined);
         countersEnd = readCounters();
@@ -444,6 +451,9 @@ export class WorkloadRun {
       ...prepared.summary?.(measurement),
       tpm,
       figures: prepared.figures(measurement),
+      ...(windowStartedAt !== undefined && windowEndedAt !== undefined
+        ? { windowStartedAt: windowStartedAt.toISOString(), windowEndedAt: windowEndedAt.toISOString() }
+        : {}),
     };
     if (watch) {
       summary.devices = window?.devices ?? [];

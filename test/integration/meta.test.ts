@@ -156,11 +156,21 @@ for (const name of dialectsUnderTest()) {
       expect(state.message).not.toContain('\n');
     });
 
-    it('a metadata table without the load record reads as corrupt', async () => {
+    it('a metadata table without the load record reads as corrupt beside TPC-C tables', async () => {
       await db.query("delete from txbench_meta where meta_key = 'load'");
-      const state = await meta.schemaState(dialect, db);
-      expect(state).toMatchObject({ kind: 'corrupt' });
-      if (state.kind === 'corrupt') expect(state.message).toMatch(/holds no load record/);
+      await db.query('create table warehouse (w_id int not null primary key)');
+      try {
+        const state = await meta.schemaState(dialect, db);
+        expect(state).toMatchObject({ kind: 'corrupt' });
+        if (state.kind === 'corrupt') expect(state.message).toMatch(/holds no load record/);
+      } finally {
+        await db.query('drop table warehouse');
+      }
+    });
+
+    it("a metadata table holding only another workload's record, without TPC-C tables, reads as empty", async () => {
+      await db.query("delete from txbench_meta where meta_key = 'load'");
+      expect(await meta.schemaState(dialect, db)).toEqual({ kind: 'empty' });
     });
 
     it('`txbench run` on a corrupt record exits 2 with that one line', async () => {

@@ -56,7 +56,10 @@ export async function schemaState(dialect: Dialect, db: Db): Promise<SchemaState
     case 'unreadable':
       return { kind: 'foreign' };
     case 'missing':
-      return { kind: 'corrupt', message: corruptMetaMessage('holds no load record') };
+      // txbench_meta may hold only another workload's record: without TPC-C tables, nothing of TPC-C is here.
+      return hasWarehouse
+        ? { kind: 'corrupt', message: corruptMetaMessage('holds no load record') }
+        : { kind: 'empty' };
     case 'invalid':
       return { kind: 'corrupt', message: corruptMetaMessage(record.problem) };
     case 'valid':

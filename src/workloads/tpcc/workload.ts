@@ -121,9 +121,6 @@ export const workload = defineWorkload<TpccOptions, TpccRecord, TpccTerminal, Tp
         };
       case 'interrupted':
         return { kind: 'interrupted', startedAt: state.meta.startedAt };
-      case 'corrupt':
-        // txbench_meta may hold only another workload's record: without TPC-C tables, nothing of TPC-C is here.
-        return (await dialect.tableExists(db, 'warehouse')) ? state : { kind: 'empty' };
       default:
         return state;
     }

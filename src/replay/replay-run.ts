@@ -3,12 +3,12 @@
  * target, intervals and the run report as every run has them, and the fidelity report beside.
  */
 import { createRequire } from 'node:module';
-import { Engine, type IntervalStats, type Phase } from '../../engine/engine.js';
-import { schemeOf, SCHEMES } from '../../dialects/dialect.js';
-import { UsageError } from '../../errors.js';
-import { encodeHistogram, latencyMs, newHistogram, type Histogram } from '../../metrics/histogram.js';
-import { assessFidelity, type Fidelity, type TemplateFidelity } from '../../report/fidelity.js';
-import { RUN_SCHEMA_VERSION } from '../../results/run-dir.js';
+import { Engine, type IntervalStats, type Phase } from '../engine/engine.js';
+import { schemeOf, SCHEMES } from '../dialects/dialect.js';
+import { UsageError } from '../errors.js';
+import { encodeHistogram, latencyMs, newHistogram, type Histogram } from '../metrics/histogram.js';
+import { assessFidelity, type Fidelity, type TemplateFidelity } from '../report/fidelity.js';
+import { RUN_SCHEMA_VERSION } from '../results/run-dir.js';
 import { newReplayCounters, ReplayExecutor, type ReplayDriver } from './executor.js';
 import { loadPlan, ReplayScript, type ReplayPlan } from './plan.js';
 
@@ -285,5 +285,5 @@ function round3(n: number): number {
 }
 
 function toolVersion(): string {
-  return (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
+  return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 }

@@ -4,11 +4,11 @@
  * into templates, and what the capture says about each template (for the fidelity report).
  * Statements are held in memory: the file streams, a replay's schedule does not.
  */
-import { readWorkload } from '../../capture/file-io.js';
-import { ensureParser, templateOf } from '../../capture/fingerprint.js';
-import type { HeaderRecord, StatementRecord, TrailerRecord } from '../../capture/format.js';
-import { UsageError } from '../../errors.js';
-import { newHistogram, recordUs, type Histogram } from '../../metrics/histogram.js';
+import { readWorkload } from '../capture/file-io.js';
+import { ensureParser, templateOf } from '../capture/fingerprint.js';
+import type { HeaderRecord, StatementRecord, TrailerRecord } from '../capture/format.js';
+import { UsageError } from '../errors.js';
+import { newHistogram, recordUs, type Histogram } from '../metrics/histogram.js';
 
 export const CONNECT = 0;
 export const DISCONNECT = 1;

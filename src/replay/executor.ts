@@ -4,7 +4,7 @@
  * capture used a named prepared statement, with its parameters). A statement that failed in the
  * capture and fails again is as captured, not an error; one that fails only now is. Never retried.
  */
-import type { ErrorClass, Executor, TerminalContext } from '../../engine/types.js';
+import type { ErrorClass, Executor, TerminalContext } from '../engine/types.js';
 import { CONNECT, DISCONNECT, type ReplayScript } from './plan.js';
 
 /** Tallies per replayed item, summed by the engine over the window. */

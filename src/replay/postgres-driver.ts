@@ -1,6 +1,6 @@
 /** Replay sessions on PostgreSQL through postgres.js: one single-connection client per session. */
 import postgres from 'postgres';
-import { classifyPostgresError } from '../../dialects/postgres/errors.js';
+import { classifyPostgresError } from '../dialects/postgres/errors.js';
 import type { ReplayDriver, SessionConnection } from './executor.js';
 
 export function postgresDriver(url: string): ReplayDriver {

@@ -1,7 +1,7 @@
 /** Replay sessions on MySQL/MariaDB through mysql2: one connection per session, batches allowed. */
-import { openConnection } from '../../dialects/mysql/connect.js';
-import { classifyMysqlError } from '../../dialects/mysql/errors.js';
-import { parseMysqlUrl } from '../../dialects/mysql/url.js';
+import { openConnection } from '../dialects/mysql/connect.js';
+import { classifyMysqlError } from '../dialects/mysql/errors.js';
+import { parseMysqlUrl } from '../dialects/mysql/url.js';
 import type { ReplayDriver, SessionConnection } from './executor.js';
 
 export function mysqlDriver(url: string): ReplayDriver {

@@ -71,7 +71,7 @@ export function ceilingTable(d: CeilingData): string {
     'error' in o ? `failed: ${o.error}` : f(o);
   const columns: Column<Row>[] = [
     { header: 'terminals', align: 'right', text: (r) => String(r.terminals) },
-    { header: 'client-SQL tpmC', align: 'right', text: (r) => show(r.clientSql, (x) => num(x.tpmC)) },
+    { header: 'client-SQL NO/min', align: 'right', text: (r) => show(r.clientSql, (x) => num(x.tpmC)) },
     { header: 'TPS', align: 'right', text: (r) => show(r.clientSql, (x) => num(x.tps)) },
     {
       header: 'µs/txn',
@@ -79,7 +79,7 @@ export function ceilingTable(d: CeilingData): string {
       text: (r) => show(r.clientSql, (x) => num(x.client.usPerTransaction)),
     },
     { header: 'p90 ms', align: 'right', text: (r) => show(r.clientSql, (x) => num(x.responseMs.p90)) },
-    { header: 'procedures tpmC', align: 'right', text: (r) => show(r.procedures, (x) => num(x.tpmC)) },
+    { header: 'procedures NO/min', align: 'right', text: (r) => show(r.procedures, (x) => num(x.tpmC)) },
     { header: 'TPS', align: 'right', text: (r) => show(r.procedures, (x) => num(x.tps)) },
     {
       header: 'µs/txn',
@@ -90,7 +90,7 @@ export function ceilingTable(d: CeilingData): string {
   ];
   const first = d.rows.map((r) => r.clientSql).find((o): o is RunFigures => !('error' in o));
   return [
-    `Embedded PostgreSQL, ${d.warehouses} warehouses (loaded in ${num(d.loadSeconds)} s), zero think time, connections = terminals${first ? `, ${num(first.windowS)} s windows` : ''}.`,
+    `Embedded PostgreSQL, ${d.warehouses} warehouses (loaded in ${num(d.loadSeconds)} s), zero think time (NO/min: New-Orders per minute, unpaced, not tpmC), connections = terminals${first ? `, ${num(first.windowS)} s windows` : ''}.`,
     '',
     formatTable(columns, d.rows, 'markdown'),
   ].join('\n');

@@ -66,7 +66,7 @@ export const CLIENT_COST_TARGETS: readonly TargetDef<ClientCostData>[] = [
     value: (d) => d.load.seconds,
   },
   {
-    figure: 'procedure mode tpmC',
+    figure: 'procedure mode New-Orders/min (unpaced)',
     unit: '',
     op: '>=',
     limit: 50_000,
@@ -81,7 +81,7 @@ export const CLIENT_COST_TARGETS: readonly TargetDef<ClientCostData>[] = [
       isRun(d.runs.procedures) ? d.runs.procedures.client.usPerTransaction : d.runs.procedures.error,
   },
   {
-    figure: 'client-SQL tpmC',
+    figure: 'client-SQL New-Orders/min (unpaced)',
     unit: '',
     op: '>=',
     limit: 20_000,
@@ -107,7 +107,7 @@ export function clientCostTable(d: ClientCostData): string {
       align: 'left',
       text: (row) => (isRun(row.run) ? row.mode : `${row.mode} (failed: ${row.run.error})`),
     },
-    { header: 'tpmC', align: 'right', text: r((x) => num(x.tpmC)) },
+    { header: 'New-Orders/min', align: 'right', text: r((x) => num(x.tpmC)) },
     { header: 'NOPM', align: 'right', text: r((x) => num(x.nopm)) },
     { header: 'TPS', align: 'right', text: r((x) => num(x.tps)) },
     { header: 'txbench µs/txn', align: 'right', text: r((x) => num(x.client.usPerTransaction)) },

@@ -35,14 +35,17 @@ describe('live dashboard', () => {
     stalled.socket.pause();
     const reader = await subscribe(dashboard.url);
     // Far more than the kernel's socket buffers hold for a reader that never reads.
-    for (let i = 0; i < 100_000; i++) dashboard.publish({ atS: i, tps: 1000 + i, phase: 'measure' });
+    for (let i = 0; i < 100_000; i++)
+      dashboard.publish({ atS: i, tps: 1000 + i, phase: 'measure', seconds: 1 });
     expect(dashboard.dropped).toBeGreaterThan(0);
     // The reader catches up (its backlog drains), so a later update reaches it.
     while (!reader.received().includes('"tps":42.5')) {
-      dashboard.publish({ atS: -1, tps: 42.5, phase: 'measure' });
+      dashboard.publish({ atS: -1, tps: 42.5, phase: 'measure', seconds: 1 });
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(reader.received()).toContain('event: interval\ndata: {"atS":0,"tps":1000,"phase":"measure"}\n\n');
+    expect(reader.received()).toContain(
+      'event: interval\ndata: {"atS":0,"phase":"measure","seconds":1,"tps":1000}\n\n',
+    );
   });
 
   it('a port in use is a usage error naming the port', async () => {

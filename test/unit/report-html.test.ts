@@ -10,7 +10,7 @@ import {
   distributionChart,
   DISTRIBUTION_PERCENTILES,
   phaseBands,
-  responseChart,
+  responseCharts,
   stepsChart,
   targetsThroughputChart,
 } from '../../src/report/html/charts.js';
@@ -37,16 +37,60 @@ describe('HTML report charts', () => {
     expect(chartedIntervals(rows).map((r) => r.atS)).toEqual([5, 11]);
   });
 
-  it('draws a type avg and p90 per interval, with a gap where the type did not run', () => {
+  it('draws each type its p50, p95 and p99 per interval, with a gap where the type did not run', () => {
+    const t = (count: number, p50Ms: number, p95Ms: number, p99Ms: number) => ({
+      count,
+      errors: 0,
+      avgMs: p50Ms,
+      p50Ms,
+      p90Ms: p95Ms,
+      p95Ms,
+      p99Ms,
+    });
+    const rows = [
+      row(5, 'measure', 1, { perType: { newOrder: t(3, 10, 20, 30), delivery: t(1, 50, 60, 70) } }),
+      row(10, 'measure', 1, { perType: { newOrder: t(0, 0, 0, 0), delivery: t(2, 51, 61, 71) } }),
+      row(15, 'measure', 1, { perType: { newOrder: t(4, 11, 21, 31), stockLevel: t(0, 0, 0, 0) } }),
+    ];
+    const charts = responseCharts('r', rows, { newOrder: 'New-Order', delivery: 'Delivery' });
+    expect(charts.map((c) => [c.id, c.title, c.y.label])).toEqual([
+      [
+        'r-newOrder',
+        'New-Order response time over time (p50, p95 and p99 of each interval)',
+        'response time (ms)',
+      ],
+      [
+        'r-delivery',
+        'Delivery response time over time (p50, p95 and p99 of each interval)',
+        'response time (ms)',
+      ],
+    ]);
+    expect(charts[0]!.series).toEqual([
+      { label: 'p50', values: [10, null, 11] },
+      { label: 'p95', values: [20, null, 21] },
+      { label: 'p99', values: [30, null, 31] },
+    ]);
+    expect(charts[1]!.series.map((s) => s.values)).toEqual([
+      [50, 51, null],
+      [60, 61, null],
+      [70, 71, null],
+    ]);
+  });
+
+  it('a file from before interval percentiles: draws its avg and p90, and says so', () => {
     const rows = [
       row(5, 'measure', 1, { perType: { newOrder: { count: 3, errors: 0, avgMs: 10, p90Ms: 20 } } }),
       row(10, 'measure', 1, { perType: { newOrder: { count: 0, errors: 0, avgMs: 0, p90Ms: 0 } } }),
       row(15, 'measure', 1, { perType: { delivery: { count: 0, errors: 0, avgMs: 0, p90Ms: 0 } } }),
     ];
-    const chart = responseChart('r', rows, { newOrder: 'New-Order' });
-    expect(chart.series).toEqual([
-      { label: 'New-Order avg', values: [10, null, null] },
-      { label: 'New-Order p90', values: [20, null, null] },
+    const [chart, ...others] = responseCharts('r', rows, { newOrder: 'New-Order' });
+    expect(others).toEqual([]);
+    expect(chart!.title).toBe(
+      'New-Order response time over time (average and p90 of each interval; this run predates interval p50/p95/p99)',
+    );
+    expect(chart!.series).toEqual([
+      { label: 'avg', values: [10, null, null] },
+      { label: 'p90', values: [20, null, null] },
     ]);
   });
 

@@ -44,7 +44,12 @@ export function renderReportHtml(input: ReportInput, options: RenderOptions = {}
     ...(input.comparison ? [input.comparison.chart] : []),
     ...input.sections.flatMap((s) => s.charts),
   ];
-  const data: PageData = { charts, live: options.live };
+  // A live page carries what its charts over time are drawn from, to redraw them as intervals come.
+  const live = options.live && {
+    eventsPath: options.live.eventsPath,
+    sections: input.sections.map((s) => ({ anchor: s.anchor, ...s.timeSeries })),
+  };
+  const data: PageData = { charts, live };
   // `<` escaped so no string in the data can close the script element.
   const json = JSON.stringify(data).replace(/</g, '\\u003c');
   const body = renderToString(Page(input));

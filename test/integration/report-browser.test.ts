@@ -468,7 +468,7 @@ describe('the HTML report in headless chromium', () => {
       ]);
       expect(r.status).toBe(2);
       expect(r.stderr.trim().split('\n')).toEqual([
-        `txbench run: cannot serve the dashboard: port ${port} on 127.0.0.1 is in use; choose another --dashboard PORT (0 = any free port)`,
+        `txbench run: cannot serve the dashboard: port ${port} on 127.0.0.1 is in use; choose another --dashboard PORT, or give --dashboard alone for any free port`,
       ]);
       expect(existsSync(out)).toBe(false);
     } finally {

@@ -4,7 +4,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startDashboard, type Dashboard } from '../../src/report/html/dashboard.js';
+import { liveInterval, startDashboard, type Dashboard } from '../../src/report/html/dashboard.js';
 
 let dashboard: Dashboard | undefined;
 const sockets: Socket[] = [];
@@ -52,7 +52,55 @@ describe('live dashboard', () => {
     dashboard = await startDashboard(0);
     const port = Number(new URL(dashboard.url).port);
     await expect(startDashboard(port)).rejects.toThrow(
-      `cannot serve the dashboard: port ${port} on 127.0.0.1 is in use; choose another --dashboard PORT (0 = any free port)`,
+      `cannot serve the dashboard: port ${port} on 127.0.0.1 is in use; choose another --dashboard PORT, or give --dashboard alone for any free port`,
     );
+  });
+});
+
+describe('what an update carries', () => {
+  it('what the page draws over time, rounded, and not the files’ other figures', () => {
+    const disk = {
+      name: 'vda',
+      role: 'data+log',
+      readIops: 1.23456,
+      writeIops: 2,
+      readMBps: 3,
+      writeMBps: 4,
+      readLatencyMs: null,
+      writeLatencyMs: 0.1234567,
+      queueDepth: 1.5,
+      busyPct: 50,
+    };
+    const host = {
+      cpuUserPct: 10.00049,
+      cpuSystemPct: 2,
+      cpuIowaitPct: 0,
+      cpuStealPct: 0,
+      txbenchCpuPct: null,
+    };
+    const type = { count: 3, errors: 1, avgMs: 2, p50Ms: 1.5, p90Ms: 3, p95Ms: 4, p99Ms: 5 };
+    const row = {
+      atS: 5,
+      phase: 'measure',
+      seconds: 1,
+      tps: 3,
+      tpmC: 40,
+      target: '[vm1]',
+      perType: { newOrder: type, delivery: { ...type, count: 0 } },
+      devices: [disk],
+      host,
+      missing: ['database: unreadable'],
+    };
+    expect(liveInterval(row)).toEqual({
+      atS: 5,
+      phase: 'measure',
+      seconds: 1,
+      tps: 3,
+      target: 'vm1',
+      perType: { newOrder: { count: 3, p50Ms: 1.5, p95Ms: 4, p99Ms: 5 }, delivery: { count: 0 } },
+      devices: [{ ...disk, readIops: 1.235, writeLatencyMs: 0.123, busyPct: undefined }],
+      host: { ...host, cpuUserPct: 10 },
+    });
+    expect(liveInterval({ atS: 1, phase: 'warmup', seconds: 1, tps: 0, host: null }).host).toBeNull();
   });
 });

@@ -84,7 +84,7 @@ export async function startDashboard(port: number, host = '127.0.0.1'): Promise<
       reject(
         err.code === 'EADDRINUSE' || err.code === 'EACCES'
           ? new UsageError(
-              `cannot serve the dashboard: port ${port} on ${host} is ${err.code === 'EADDRINUSE' ? 'in use' : 'not allowed'}; choose another --dashboard PORT (0 = any free port)`,
+              `cannot serve the dashboard: port ${port} on ${host} is ${err.code === 'EADDRINUSE' ? 'in use' : 'not allowed'}; choose another --dashboard PORT, or give --dashboard alone for any free port`,
             )
           : err,
       ),

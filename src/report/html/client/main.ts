@@ -5,7 +5,15 @@
  * (series and points) so a test can check the picture against the run's data.
  */
 import uPlot from 'uplot';
-import { PAGE_DATA_ID, xToPercentile, type ChartSpec, type PageData } from '../model.js';
+import {
+  PAGE_DATA_ID,
+  xToPercentile,
+  type ChartSpec,
+  type IntervalRow,
+  type LiveSection,
+  type PageData,
+} from '../model.js';
+import { timeSeriesCharts } from '../time-charts.js';
 
 const PALETTE = [
   '#1f77b4',
@@ -30,7 +38,14 @@ function formatNumber(v: number): string {
     : String(Number(v.toPrecision(3)));
 }
 
-function options(spec: ChartSpec, width: number): uPlot.Options {
+/** A drawn chart; `spec` is replaced by live updates, and the hooks read it from here. */
+interface Drawn {
+  plot: uPlot;
+  spec: ChartSpec;
+}
+
+function options(current: { spec: ChartSpec }, width: number): uPlot.Options {
+  const spec = current.spec;
   const fg = cssVar('--fg', '#1b1f24');
   const grid = cssVar('--line', '#d0d7de');
   const categories = spec.x.categories;
@@ -50,8 +65,10 @@ function options(spec: ChartSpec, width: number): uPlot.Options {
     xAxis.values = (_u, splits) => splits.map((v) => `${Number(xToPercentile(v).toPrecision(6))}%`);
   } else if (spec.bands !== undefined && spec.bands.length > 0) {
     // From the start of the first shaded phase, so a warm-up before the first point shows.
-    const start = Math.min(...spec.bands.map((b) => b.from));
-    scales.x = { time: false, range: (_u, min, max) => [Math.min(min, start), max] };
+    scales.x = {
+      time: false,
+      range: (_u, min, max) => [Math.min(min, ...(current.spec.bands ?? []).map((b) => b.from)), max],
+    };
   }
   if (spec.kind !== 'line') {
     // Bars and per-setting points start at zero, so their heights compare honestly.
@@ -98,7 +115,10 @@ function options(spec: ChartSpec, width: number): uPlot.Options {
     axes,
     series,
     legend: { live: true },
-    hooks: { drawClear: [(u) => drawBands(u, spec)], draw: [(u) => drawMarks(u, spec, fg)] },
+    hooks: {
+      drawClear: [(u) => drawBands(u, current.spec)],
+      draw: [(u) => drawMarks(u, current.spec, fg)],
+    },
   };
 }
 
@@ -140,17 +160,27 @@ function drawMarks(u: uPlot, spec: ChartSpec, color: string): void {
   }
 }
 
-const plots = new Map<string, { plot: uPlot; spec: ChartSpec }>();
+const plots = new Map<string, Drawn>();
+
+const alignedData = (spec: ChartSpec): uPlot.AlignedData => [
+  spec.x.values,
+  ...spec.series.map((s) => s.values),
+];
+
+/** What a test reads to check the picture against the data: series and points drawn. */
+function record(el: HTMLElement, plot: uPlot): void {
+  el.dataset.series = String(plot.data.length - 1);
+  el.dataset.points = String(plot.data[0]?.length ?? 0);
+}
 
 function draw(spec: ChartSpec): void {
   const el = document.querySelector<HTMLElement>(`[data-chart="${spec.id}"]`);
   if (el === null) return;
   const width = Math.max(320, el.clientWidth || 900);
-  const data: uPlot.AlignedData = [spec.x.values, ...spec.series.map((s) => s.values)];
-  const plot = new uPlot(options(spec, width), data, el);
-  plots.set(spec.id, { plot, spec });
-  el.dataset.series = String(plot.data.length - 1);
-  el.dataset.points = String(plot.data[0]?.length ?? 0);
+  const drawn = { spec } as Drawn;
+  drawn.plot = new uPlot(options(drawn, width), alignedData(spec), el);
+  plots.set(spec.id, drawn);
+  record(el, drawn.plot);
 }
 
 function readData(): PageData {
@@ -158,31 +188,84 @@ function readData(): PageData {
   return JSON.parse(text) as PageData;
 }
 
-interface LiveInterval {
-  atS: number;
-  tps: number;
-  target?: string;
+/**
+ * A chart a live update brought (the first disk figures, a new type): its figure goes after the
+ * chart before it in `order`, else first among the section's charts.
+ */
+function addFigure(spec: ChartSpec, anchor: string, order: readonly ChartSpec[]): void {
+  const section = document.getElementById(anchor);
+  if (section === null) return;
+  const figure = document.createElement('figure');
+  figure.id = spec.id;
+  figure.className = 'chart-figure';
+  const caption = document.createElement('figcaption');
+  const link = document.createElement('a');
+  link.href = `#${spec.id}`;
+  link.textContent = spec.title;
+  caption.append(link);
+  const chart = document.createElement('div');
+  chart.className = 'chart';
+  chart.dataset.chart = spec.id;
+  const note = document.createElement('p');
+  note.className = 'note';
+  note.textContent = 'live; its numbers come with the final report';
+  figure.append(caption, chart, note);
+  const before = order
+    .slice(0, order.indexOf(spec))
+    .reverse()
+    .map((s) => document.getElementById(s.id))
+    .find((el) => el !== null);
+  if (before) before.after(figure);
+  else {
+    const first = section.querySelector('figure');
+    if (first) first.before(figure);
+    else section.append(figure);
+  }
+}
+
+const sameSeries = (a: ChartSpec, b: ChartSpec): boolean =>
+  a.series.length === b.series.length && a.series.every((s, i) => s.label === b.series[i]!.label);
+
+/** Redraws a live section's charts over time from its rows, through the server's own functions. */
+function redraw(section: LiveSection): void {
+  const { head, monitor } = timeSeriesCharts(section.anchor, section);
+  const order = [...head, ...monitor];
+  for (const spec of order) {
+    const drawn = plots.get(spec.id);
+    const el = document.querySelector<HTMLElement>(`[data-chart="${spec.id}"]`);
+    if (drawn !== undefined && el !== null && sameSeries(drawn.spec, spec)) {
+      drawn.spec = spec;
+      drawn.plot.setData(alignedData(spec));
+      record(el, drawn.plot);
+      continue;
+    }
+    // New series (a type's first transaction, another disk): drawn afresh.
+    drawn?.plot.destroy();
+    plots.delete(spec.id);
+    if (el === null) addFigure(spec, section.anchor, order);
+    draw(spec);
+  }
 }
 
 /**
- * A live dashboard: each interval is added to the throughput chart as it comes; at the end the
- * final report replaces the page (it arrives whole, so the page needs nothing more from txbench).
+ * A live dashboard: each interval pushed is added to its run's rows and every chart over time is
+ * redrawn from them; at the end the final report replaces the page (it arrives whole, so the page
+ * needs nothing more from txbench).
  */
-function listen(eventsPath: string): void {
+function listen(eventsPath: string, sections: readonly LiveSection[]): void {
   const events = new EventSource(eventsPath);
   let updates = 0;
   events.addEventListener('interval', (e) => {
-    const interval = JSON.parse((e as MessageEvent<string>).data) as LiveInterval;
+    const row = JSON.parse((e as MessageEvent<string>).data) as IntervalRow;
     document.body.dataset.updates = String(++updates);
-    const tps = [...plots.values()].find((p) => p.spec.id.endsWith('-tps') && p.spec.series.length === 1);
-    if (tps === undefined || interval.target !== undefined) return;
-    const [x = [], y = []] = tps.plot.data;
-    tps.plot.setData([
-      [...x, interval.atS],
-      [...(y as (number | null)[]), interval.tps],
-    ]);
-    const el = document.querySelector<HTMLElement>(`[data-chart="${tps.spec.id}"]`);
-    if (el) el.dataset.points = String(x.length + 1);
+    // The live page shows the one run in progress.
+    const section = sections[0];
+    if (section === undefined) return;
+    // An interval the page was drawn with already (written to the file before the page loaded).
+    const last = section.rows.findLast((r) => r.target === row.target);
+    if (last !== undefined && last.atS >= row.atS) return;
+    section.rows.push(row);
+    redraw(section);
   });
   events.addEventListener('final', (e) => {
     events.close();
@@ -196,7 +279,7 @@ function listen(eventsPath: string): void {
 function main(): void {
   const data = readData();
   data.charts.forEach(draw);
-  if (data.live) listen(data.live.eventsPath);
+  if (data.live) listen(data.live.eventsPath, data.live.sections);
   document.body.dataset.charts = String(data.charts.length);
   // The numbers beside each chart are in a toggle: open them all for print.
   window.addEventListener('beforeprint', () => {

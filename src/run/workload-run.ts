@@ -171,6 +171,11 @@ export interface RunConfig {
   database: { product: string; version: string };
   /** How the progress lines name the interval figures, by key. */
   intervalLabels?: Record<string, string> | undefined;
+  /**
+   * The transaction types' names by key (`newOrder` → `New-Order`): in run.json from the start,
+   * so a report of a run still going (the live dashboard) names the types the intervals carry.
+   */
+  typeNames?: Record<string, string> | undefined;
   /** The workload's own settings (TPC-C: warehouses, loadedWarehouses, constants, mode). */
   [setting: string]: unknown;
 }
@@ -512,6 +517,7 @@ export class WorkloadRun {
       ...(labels.length > 0
         ? { intervalLabels: Object.fromEntries(labels.map((f) => [f.key, f.label])) }
         : {}),
+      typeNames: Object.fromEntries(this.transactions.map((t) => [t.key, t.name])),
       database: await dialect.serverInfo(monitor),
     };
   }

@@ -37,6 +37,12 @@ describe('HTML report charts', () => {
     expect(chartedIntervals(rows).map((r) => r.atS)).toEqual([5, 11]);
   });
 
+  it('leaves out a sliver cut off by the end of the window, keeping short phases of real length', () => {
+    const rows = [row(5, 'warmup', 1), { ...row(7, 'warmup', 1), seconds: 2 }, row(12, 'measure', 3)];
+    rows.push({ ...row(12.01, 'measure', 0), seconds: 0.01 });
+    expect(chartedIntervals(rows).map((r) => r.atS)).toEqual([5, 7, 12]);
+  });
+
   it('draws each type its p50, p95 and p99 per interval, with a gap where the type did not run', () => {
     const t = (count: number, p50Ms: number, p95Ms: number, p99Ms: number) => ({
       count,

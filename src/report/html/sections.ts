@@ -130,10 +130,13 @@ export function environmentRows(environment: Json | undefined): [string, string]
   return rows;
 }
 
-/** The type names the run used (`newOrder` → `New-Order`). */
-function typeNames(transactions: Json | undefined): Record<string, string> {
+/** The type names the run used (`newOrder` → `New-Order`), from its figures or, while it runs, its config. */
+function typeNames(transactions: Json | undefined, config: Json | undefined): Record<string, string> {
   const names: Record<string, string> = {};
-  for (const [key, t] of Object.entries(transactions ?? {})) names[key] = str(obj(t)?.name) ?? key;
+  for (const [key, name] of Object.entries(obj(config?.typeNames) ?? {}))
+    if (str(name)) names[key] = str(name)!;
+  for (const [key, t] of Object.entries(transactions ?? {}))
+    names[key] = str(obj(t)?.name) ?? names[key] ?? key;
   return names;
 }
 
@@ -144,13 +147,13 @@ export function runSection(loaded: LoadedRun): RunSection {
   const anchor = `run-${run.id}`;
   const summary = obj(raw?.summary);
   const transactions = obj(raw?.transactions);
-  const names = typeNames(transactions);
   const charts: ChartSpec[] = [];
   const tables: Table[] = [];
   const notes: string[] = [];
   const entries = [...list(raw?.targets), ...list(raw?.steps), ...list(raw?.sweep)];
   const firstReport = obj(entries[0]?.report);
   const config = obj(raw?.config) ?? obj(firstReport?.config);
+  const names = typeNames(transactions, config);
 
   // The labels the intervals carry: the target's, or the progress prefix of a step or a value.
   const labelOf = (e: Json): string | undefined => {

@@ -7,12 +7,14 @@
 import type { ChartSeries, ChartSpec, IntervalDevice, IntervalRow, TimeSeriesSource } from './model.js';
 
 /**
- * The intervals drawn over time: the sliver of an interval cut off by the end of the window (the
- * drain, well under a second) is kept in the files but its rate over a few milliseconds says
- * nothing, as on the progress lines.
+ * The intervals drawn over time. A sliver of an interval cut off by a phase change (the end of the
+ * window, the drain: a few milliseconds) is kept in the files, but its rate and its CPU over so
+ * short a time say nothing and would draw a spike, as they would on the progress lines: an
+ * interval shorter than a tenth of the longest, or a drain interval under a second, is left out.
  */
 export function chartedIntervals<T extends IntervalRow>(rows: readonly T[]): T[] {
-  return rows.filter((r) => !(r.phase === 'drain' && r.seconds < 1));
+  const longest = Math.max(0, ...rows.map((r) => r.seconds));
+  return rows.filter((r) => !(r.phase === 'drain' && r.seconds < 1) && r.seconds >= longest / 10);
 }
 
 /** Adjacent intervals of the given phases, as shaded ranges [start, end] in seconds. */

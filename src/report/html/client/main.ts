@@ -44,6 +44,17 @@ interface Drawn {
   spec: ChartSpec;
 }
 
+/** Words of `text` on lines of at most `perLine` characters (a longer word gets its own line). */
+function wrap(text: string, perLine: number): string {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last]!.length + 1 + word.length <= perLine) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines.join('\n');
+}
+
 function options(current: { spec: ChartSpec }, width: number): uPlot.Options {
   const spec = current.spec;
   const fg = cssVar('--fg', '#1b1f24');
@@ -56,7 +67,6 @@ function options(current: { spec: ChartSpec }, width: number): uPlot.Options {
     const n = categories.length;
     scales.x = { time: false, range: () => [-0.5, n - 0.5] };
     xAxis.splits = () => categories.map((_, i) => i);
-    xAxis.values = (_u, splits) => splits.map((v) => categories[v] ?? '');
   } else if (spec.x.percentile) {
     // One tick per decade of the tail: 50%, 90%, 99%, … 99.999%.
     const ticks = [Math.log10(2), 1, 2, 3, 4, 5];
@@ -80,9 +90,14 @@ function options(current: { spec: ChartSpec }, width: number): uPlot.Options {
     scales.y = fromZero();
     if (spec.y2) scales.y2 = fromZero();
   }
-  if (categories !== undefined && categories.some((c) => c.length > 12)) {
-    xAxis.rotate = -15;
-    xAxis.size = 90;
+  if (categories !== undefined) {
+    // Long names (`vm1 @ work_mem=8MB (run-20261201-185726)`) wrapped onto lines under their own
+    // slot, rather than slanted across their neighbours'.
+    const perLine = Math.max(8, Math.floor((width - 140) / categories.length / 7.5));
+    const wrapped = categories.map((c) => wrap(c, perLine));
+    const lines = Math.max(1, ...wrapped.map((w) => w.split('\n').length));
+    xAxis.values = (_u, splits) => splits.map((v) => wrapped[v] ?? '');
+    xAxis.size = 34 + 15 * lines;
   }
   const axes: uPlot.Axis[] = [xAxis, { ...axisStyle, label: spec.y.label, scale: 'y', size: 60 }];
   if (spec.y2) {
@@ -135,6 +150,9 @@ function drawBands(u: uPlot, spec: ChartSpec): void {
     ctx.fillRect(left, u.bbox.top, Math.max(1, right - left), u.bbox.height);
     ctx.fillStyle = cssVar('--muted', '#57606a');
     ctx.font = `${12 * devicePixelRatio}px system-ui, sans-serif`;
+    // uPlot leaves its axes' alignment on the context: a redraw would otherwise right-align this.
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'alphabetic';
     ctx.fillText(band.label, left + 4 * devicePixelRatio, u.bbox.top + 14 * devicePixelRatio);
     ctx.restore();
   }
@@ -155,6 +173,8 @@ function drawMarks(u: uPlot, spec: ChartSpec, color: string): void {
     ctx.stroke();
     ctx.fillStyle = color;
     ctx.font = `${12 * devicePixelRatio}px system-ui, sans-serif`;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'alphabetic';
     ctx.fillText(mark.label, x + 4 * devicePixelRatio, u.bbox.top + 28 * devicePixelRatio);
     ctx.restore();
   }

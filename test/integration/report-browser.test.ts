@@ -475,6 +475,16 @@ describe('the HTML report in headless chromium', () => {
             Number(el.dataset.points ?? -1),
           ]),
         ),
+        // Each chart's numbers toggle and table rows, redone with it.
+        numbers: Object.fromEntries(
+          Array.from(document.querySelectorAll<HTMLElement>('figure')).map((f) => [
+            f.id,
+            [
+              f.querySelector('details.numbers summary')?.textContent ?? '',
+              f.querySelectorAll('details.numbers tbody tr').length,
+            ],
+          ]),
+        ),
       }));
     const atStart = await state();
     await page.waitForFunction((n) => Number(document.body.dataset.updates ?? 0) >= n + 3, atStart.updates, {
@@ -497,6 +507,13 @@ describe('the HTML report in headless chromium', () => {
     }
     // The disk charts too, when this machine's disks can be watched.
     for (const [id, growth] of grew(/-device-/)) expect(growth, id).toBe(throughput);
+    // Their numbers beside them grew with them.
+    for (const [id, points] of Object.entries(later.points)) {
+      expect(later.numbers[id], id).toEqual([
+        expect.stringMatching(new RegExp(` × ${points} points\\)$`)),
+        points,
+      ]);
+    }
     await page.screenshot({ path: path.join(ARTIFACTS, 'dashboard-live.png'), fullPage: true });
     // The final report replaces the live page: run.json's cards, and no live connection.
     await page.waitForSelector('[data-card="tps"]', { timeout: 60_000 });

@@ -2,6 +2,7 @@
  * What the HTML report's page and its browser script share: the charts as plain data (computed on
  * the server, drawn by the script), so the numbers tables and the pictures come from one source.
  */
+import { millis, twoDecimals } from '../numbers.js';
 
 /** One line or set of bars; null where the figure was not measured (a gap, not a zero). */
 export interface ChartSeries {
@@ -139,3 +140,22 @@ export function percentileToX(p: number): number {
 export function xToPercentile(x: number): number {
   return 100 - 100 / 10 ** x;
 }
+
+/**
+ * A chart's numbers table as text (the page's and, as intervals arrive, the live script's): a
+ * heading per column with its unit, and a row per x value.
+ */
+export function numbersTable(c: ChartSpec): { head: string[]; rows: string[][] } {
+  const xText = (v: number, i: number): string =>
+    c.x.categories?.[i] ?? (c.x.percentile ? `${xToPercentile(v).toFixed(3)}%` : String(v));
+  const cell = (v: number | null): string =>
+    v === null ? '–' : Math.abs(v) >= 100 ? twoDecimals(v) : millis(v);
+  return {
+    head: [c.x.label, ...c.series.map((s) => `${s.label} (${s.axis === 'y2' ? c.y2?.label : c.y.label})`)],
+    rows: c.x.values.map((v, i) => [xText(v, i), ...c.series.map((s) => cell(s.values[i] ?? null))]),
+  };
+}
+
+/** What the numbers toggle says it holds. */
+export const numbersSummary = (c: ChartSpec): string =>
+  `numbers (${c.series.length} series × ${c.x.values.length} points)`;

@@ -6,6 +6,8 @@
  */
 import uPlot from 'uplot';
 import {
+  numbersSummary,
+  numbersTable,
   PAGE_DATA_ID,
   xToPercentile,
   type ChartSpec,
@@ -44,12 +46,20 @@ interface Drawn {
   spec: ChartSpec;
 }
 
-/** Words of `text` on lines of at most `perLine` characters (a longer word gets its own line). */
+/**
+ * Words of `text` on lines of at most `perLine` characters; a longer word (a run id) is broken
+ * after its hyphens.
+ */
 function wrap(text: string, perLine: number): string {
   const lines: string[] = [];
-  for (const word of text.split(' ')) {
+  const words = text
+    .split(' ')
+    .flatMap((w) => (w.length <= perLine ? [w] : (w.match(/[^-]*-?/g) ?? [w]).filter(Boolean)));
+  for (const [i, word] of words.entries()) {
+    // The pieces of a broken word join without a space.
+    const glue = i > 0 && words[i - 1]!.endsWith('-') ? '' : ' ';
     const last = lines.length - 1;
-    if (last >= 0 && lines[last]!.length + 1 + word.length <= perLine) lines[last] += ` ${word}`;
+    if (last >= 0 && lines[last]!.length + glue.length + word.length <= perLine) lines[last] += glue + word;
     else lines.push(word);
   }
   return lines.join('\n');
@@ -117,7 +127,8 @@ function options(current: { spec: ChartSpec }, width: number): uPlot.Options {
         // A second unit's line is dashed, so two lines that happen to overlap stay apart.
         dash: s.axis === 'y2' && !bars ? [8, 4] : undefined,
         fill: bars ? color + 'cc' : undefined,
-        points: { show: spec.kind !== 'line' || spec.x.values.length < 30 },
+        // Bars need no dots (they sat off the bars' centres); sparse lines and per-setting points do.
+        points: { show: !bars && (spec.kind !== 'line' || spec.x.values.length < 30) },
         paths: bars ? bars({ size: [0.35, 80], align: i % 2 === 0 ? -1 : 1 }) : undefined,
         value: (_u, v) => (v == null ? '–' : formatNumber(v)),
       };
@@ -226,10 +237,7 @@ function addFigure(spec: ChartSpec, anchor: string, order: readonly ChartSpec[])
   const chart = document.createElement('div');
   chart.className = 'chart';
   chart.dataset.chart = spec.id;
-  const note = document.createElement('p');
-  note.className = 'note';
-  note.textContent = 'live; its numbers come with the final report';
-  figure.append(caption, chart, note);
+  figure.append(caption, chart);
   const before = order
     .slice(0, order.indexOf(spec))
     .reverse()
@@ -246,6 +254,30 @@ function addFigure(spec: ChartSpec, anchor: string, order: readonly ChartSpec[])
 const sameSeries = (a: ChartSpec, b: ChartSpec): boolean =>
   a.series.length === b.series.length && a.series.every((s, i) => s.label === b.series[i]!.label);
 
+/** The numbers beside a chart, redone from its spec as the page's own were (kept open if open). */
+function renderNumbers(spec: ChartSpec): void {
+  const figure = document.getElementById(spec.id);
+  if (figure === null) return;
+  let details = figure.querySelector('details.numbers');
+  if (details === null) {
+    details = document.createElement('details');
+    details.className = 'numbers';
+    figure.append(details);
+  }
+  const { head, rows } = numbersTable(spec);
+  const summary = document.createElement('summary');
+  summary.textContent = numbersSummary(spec);
+  const table = document.createElement('table');
+  const headRow = table.createTHead().insertRow();
+  for (const h of head) headRow.append(Object.assign(document.createElement('th'), { textContent: h }));
+  const body = table.createTBody();
+  for (const r of rows) {
+    const tr = body.insertRow();
+    for (const v of r) tr.insertCell().textContent = v;
+  }
+  details.replaceChildren(summary, table);
+}
+
 /** Redraws a live section's charts over time from its rows, through the server's own functions. */
 function redraw(section: LiveSection): void {
   const { head, monitor } = timeSeriesCharts(section.anchor, section);
@@ -257,13 +289,14 @@ function redraw(section: LiveSection): void {
       drawn.spec = spec;
       drawn.plot.setData(alignedData(spec));
       record(el, drawn.plot);
-      continue;
+    } else {
+      // New series (a type's first transaction, another disk): drawn afresh.
+      drawn?.plot.destroy();
+      plots.delete(spec.id);
+      if (el === null) addFigure(spec, section.anchor, order);
+      draw(spec);
     }
-    // New series (a type's first transaction, another disk): drawn afresh.
-    drawn?.plot.destroy();
-    plots.delete(spec.id);
-    if (el === null) addFigure(spec, section.anchor, order);
-    draw(spec);
+    renderNumbers(spec);
   }
 }
 

@@ -104,3 +104,15 @@ describe('what an update carries', () => {
     expect(liveInterval({ atS: 1, phase: 'warmup', seconds: 1, tps: 0, host: null }).host).toBeNull();
   });
 });
+
+describe('a page that connects late', () => {
+  it('gets the updates sent before it connected, then the new ones', async () => {
+    dashboard = await startDashboard(0);
+    for (let i = 1; i <= 3; i++) dashboard.publish({ atS: i, tps: 10 * i, phase: 'measure', seconds: 1 });
+    const late = await subscribe(dashboard.url);
+    dashboard.publish({ atS: 4, tps: 40, phase: 'measure', seconds: 1 });
+    while (!late.received().includes('"atS":4')) await new Promise((r) => setTimeout(r, 10));
+    const atS = [...late.received().matchAll(/"atS":(\d+)/g)].map((m) => Number(m[1]));
+    expect(atS).toEqual([1, 2, 3, 4]);
+  });
+});

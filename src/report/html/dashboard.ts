@@ -28,6 +28,9 @@ export interface Dashboard {
   close(): Promise<void>;
 }
 
+/** Updates kept for pages that connect later: ten minutes at one a second, about 1 MB. */
+const RECENT_UPDATES = 600;
+
 /** Unsent bytes a page may hold before it misses updates. */
 const BACKLOG_BYTES = 16 * 1024;
 
@@ -36,6 +39,11 @@ export async function startDashboard(port: number, host = '127.0.0.1'): Promise<
   let runDir: string | undefined;
   let finalHtml: string | undefined;
   let dropped = 0;
+  /**
+   * The last updates sent, replayed to a page when it connects: a page drawn from the files
+   * connects a moment later (seconds, on a busy machine), and would miss what came in between.
+   */
+  const recent: string[] = [];
 
   const livePage = async (): Promise<string> => {
     const runs = runDir === undefined ? [] : [await loadRunDir(runDir)];
@@ -49,6 +57,8 @@ export async function startDashboard(port: number, host = '127.0.0.1'): Promise<
     if (req.method === 'GET' && path === EVENTS_PATH) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
       res.write(': txbench\n\n');
+      // The intervals since the page was drawn from the files: the page skips those it has.
+      for (const data of recent) res.write(`event: interval\ndata: ${data}\n\n`);
       clients.add(res);
       res.on('close', () => clients.delete(res));
       return;
@@ -104,8 +114,11 @@ export async function startDashboard(port: number, host = '127.0.0.1'): Promise<
       runDir = dir;
     },
     publish: (interval) => {
-      // Encoded once for every page, and only when a page is open.
-      if (clients.size > 0) send('interval', JSON.stringify(liveInterval(interval)), false);
+      // Encoded once for every page, and kept for a page that connects later.
+      const data = JSON.stringify(liveInterval(interval));
+      recent.push(data);
+      if (recent.length > RECENT_UPDATES) recent.splice(0, recent.length - RECENT_UPDATES);
+      send('interval', data, false);
     },
     finish: async (reportFile) => {
       finalHtml = await readFile(reportFile, 'utf8');

@@ -103,7 +103,7 @@ function options(current: { spec: ChartSpec }, width: number): uPlot.Options {
   if (categories !== undefined) {
     // Long names (`vm1 @ work_mem=8MB (run-20261201-185726)`) wrapped onto lines under their own
     // slot, rather than slanted across their neighbours'.
-    const perLine = Math.max(8, Math.floor((width - 140) / categories.length / 7.5));
+    const perLine = Math.max(8, Math.floor((width - 140) / categories.length / 8.5));
     const wrapped = categories.map((c) => wrap(c, perLine));
     const lines = Math.max(1, ...wrapped.map((w) => w.split('\n').length));
     xAxis.values = (_u, splits) => splits.map((v) => wrapped[v] ?? '');

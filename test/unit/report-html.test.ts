@@ -13,6 +13,7 @@ import {
   responseCharts,
   stepsChart,
   targetsThroughputChart,
+  timeSeriesCharts,
 } from '../../src/report/html/charts.js';
 import { loadRunDir, type IntervalRow } from '../../src/report/html/load.js';
 import { percentileToX, xToPercentile } from '../../src/report/html/model.js';
@@ -216,5 +217,51 @@ describe('reading a damaged run directory', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('charts over time of a section (what the live page redraws)', () => {
+  const host = { cpuUserPct: 1, cpuSystemPct: 2, cpuIowaitPct: 0, cpuStealPct: 0, txbenchCpuPct: 5 };
+  const names = { newOrder: 'New-Order' };
+
+  it('several targets: the throughput of each and the sum, and each target its own CPU chart', () => {
+    const rows = [
+      row(5, 'measure', 10, { target: 'vm1', host }),
+      row(5.1, 'measure', 20, { target: 'vm2', host: { ...host, cpuUserPct: 9 } }),
+      row(10, 'measure', 11, { target: 'vm1', host }),
+    ];
+    const { head, monitor } = timeSeriesCharts('run-x', { kind: 'targets', names, labels: [], rows });
+    expect(head.map((c) => [c.id, c.series.map((s) => s.label)])).toEqual([
+      ['run-x-tps', ['vm1', 'vm2', 'sum']],
+    ]);
+    expect(monitor.map((c) => [c.id, c.title, c.x.values.length])).toEqual([
+      ['run-x-t1-cpu', 'Host CPU: vm1', 2],
+      ['run-x-t2-cpu', 'Host CPU: vm2', 1],
+    ]);
+    expect(monitor[1]!.series[0]!.values).toEqual([9]);
+  });
+
+  it('steps: each user count over its own time, no sum; a single run: throughput and a chart per type', () => {
+    const steps = timeSeriesCharts('s', {
+      kind: 'steps',
+      names,
+      labels: ['1 users', '4 users'],
+      rows: [row(5, 'measure', 10, { target: '1 users' }), row(5, 'measure', 30, { target: '4 users' })],
+    });
+    expect(steps.head.map((c) => c.series)).toEqual([
+      [
+        { label: '1 users', values: [10] },
+        { label: '4 users', values: [30] },
+      ],
+    ]);
+    const perType = { newOrder: { count: 1, p50Ms: 1, p95Ms: 2, p99Ms: 3 } };
+    const run = timeSeriesCharts('r', {
+      kind: 'run',
+      names,
+      labels: [],
+      rows: [row(5, 'measure', 1, { perType })],
+    });
+    expect(run.head.map((c) => c.id)).toEqual(['r-tps', 'r-response-newOrder']);
+    expect(run.monitor).toEqual([]);
   });
 });

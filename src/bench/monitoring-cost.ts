@@ -93,7 +93,7 @@ export function monitoringCostTable(d: MonitoringCostData): string {
   return [
     `Sampler: ${num(s.cpuUsPerSample)} µs of CPU per sample (${s.samples} samples, ${num(s.wallMsPerSample)} ms each), ` +
       `${num(s.pctOfOneCoreAt1s)}% of one core at one sample a second.`,
-    `Dashboard: ${num(d.dashboard.cpuUsPerUpdate)} µs of CPU per update pushed to ${d.dashboard.pages} open pages ` +
+    `Dashboard: ${num(d.dashboard.cpuUsPerUpdate)} µs of CPU per update (${num(d.dashboard.bytesPerUpdate)} bytes: a TPC-C interval's five types, two disks and the host) pushed to ${d.dashboard.pages} open pages ` +
       `(their HTTP clients in the same process, so an upper bound; ${d.dashboard.dropped} updates dropped), ` +
       `${num(d.dashboard.pctOfOneCoreAt1s)}% of one core at one update a second.`,
     '',

@@ -12,6 +12,30 @@ export const TARGET_OPTIONS = {
 
 const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const satisfies OptionSpecs;
 
+/**
+ * Flags whose value may be left out, by name: `--dashboard` alone, `--dashboard 8080` or
+ * `--dashboard=8080`. node:util parseArgs has no such option type, so a bare one is rewritten to
+ * `--flag=<bare>` before parsing. The next argument is its value unless it is a flag: these
+ * commands take no positional arguments, so a word after the flag can only be meant as its value
+ * (and a bad one is refused by the flag's own check, naming the flag).
+ */
+export type OptionalValues = Record<string, { bare: string }>;
+
+export function withOptionalValues(argv: readonly string[], optional: OptionalValues): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    // Everything after `--` is positional, as parseArgs reads it.
+    if (arg === '--') return [...out, ...argv.slice(i)];
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    const next = argv[i + 1];
+    if (name !== undefined && Object.hasOwn(optional, name) && (next === undefined || next.startsWith('-'))) {
+      out.push(`${arg}=${optional[name]!.bare}`);
+    } else out.push(arg);
+  }
+  return out;
+}
+
 /** Strict parsing: an unknown flag or a missing value is one line naming the flag and the fix. */
 export function parseCommand<T extends OptionSpecs>(
   command: string,
@@ -19,12 +43,14 @@ export function parseCommand<T extends OptionSpecs>(
   options: T,
   /** Said after an unknown flag (e.g. the workload's options). */
   unknownHint?: string,
+  /** Flags among `options` (type string) whose value may be left out. */
+  optional: OptionalValues = {},
 ): ReturnType<
   typeof parseArgs<{ args: string[]; options: T & typeof HELP_OPTION; strict: true; allowPositionals: false }>
 > {
   try {
     return parseArgs({
-      args: argv,
+      args: withOptionalValues(argv, optional),
       options: { ...options, ...HELP_OPTION },
       strict: true,
       allowPositionals: false,

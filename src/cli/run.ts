@@ -10,7 +10,7 @@ import type { Target } from '../targets/target.js';
 import { GENERIC_DISCLAIMER, type RunOptions, type RunReport } from '../run/workload-run.js';
 import { checkWorkload } from '../workloads/checks.js';
 import type { OptionValues, Workload } from '../workloads/workload.js';
-import { parseIntFlag } from './args.js';
+import { parseIntFlag, type OptionalValues } from './args.js';
 import { metricsEndpoint, type MetricsEndpoint } from './monitor-flags.js';
 import {
   exitCodeOf,
@@ -58,8 +58,9 @@ Watching the storage (each run samples its disks, host and database every second
                      be in /sys/block); default: the disks under the data and the log
   --metrics-port PORT  serve the live run in the Prometheus text format on this port
   --metrics-host HOST  the address it listens on (default 127.0.0.1)
-  --dashboard PORT   serve the live report on 127.0.0.1:PORT (0: any free port), updated every
-                     interval; the final report when the run ends. A port in use: exit 2
+  --dashboard [PORT] serve the live report on 127.0.0.1 (on PORT if given, else a free port; its
+                     URL is printed), updated every interval; the final report when the run ends.
+                     A port in use: exit 2
   --no-monitor       sample no disk, host or database figures (they are n/a in the report)
 Exit codes: 0 ok, 1 --check failed or the drain gave up on running transactions (status
 incomplete-drain), 2 bad usage, 3 database unreachable or lost, 130 interrupted.`;
@@ -90,13 +91,16 @@ export const RUN_FLAGS = {
   'no-monitor': { type: 'boolean' },
 } as const;
 
+/** `--dashboard` alone serves on any free port (as `--dashboard 0`). */
+export const RUN_OPTIONAL_VALUES = { dashboard: { bare: '0' } } as const satisfies OptionalValues;
+
 /** What run, steps and sweep do beyond one measurement's options. */
 export interface RunCommandOptions extends RunOptions {
   /** Sample the disks, host and database under each target (off with --no-monitor). */
   monitor: boolean;
   /** Serve the live run for Prometheus (--metrics-port, --metrics-host). */
   metrics?: MetricsEndpoint | undefined;
-  /** Serve the live dashboard on 127.0.0.1 at this port (0: any free port). */
+  /** Serve the live dashboard on 127.0.0.1 at this port (0: any free port, as `--dashboard` alone). */
   dashboard?: number | undefined;
 }
 
@@ -172,7 +176,13 @@ export function parseRunOptions(
 }
 
 export async function runCommand(argv: string[]): Promise<number> {
-  const { values, workload, ref, workloadOptions } = await parseWithWorkload('run', argv, RUN_FLAGS);
+  const { values, workload, ref, workloadOptions } = await parseWithWorkload(
+    'run',
+    argv,
+    RUN_FLAGS,
+    true,
+    RUN_OPTIONAL_VALUES,
+  );
   if (values.help) {
     console.log(`${RUN_HELP}\n${workloadOptionsHelp(workload)}`);
     return 0;

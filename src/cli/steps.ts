@@ -4,7 +4,7 @@ import { RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
 import { kneeOf } from '../run/aggregate.js';
 import { GENERIC_DISCLAIMER, type RunReport, type WorkloadRun } from '../run/workload-run.js';
 import { parseIntFlag } from './args.js';
-import { parseRunOptions, RUN_FLAGS } from './run.js';
+import { parseRunOptions, RUN_FLAGS, RUN_OPTIONAL_VALUES } from './run.js';
 import {
   exitCodeOf,
   newRun,
@@ -28,10 +28,16 @@ the knee named.
 ${WORKLOAD_HELP}`;
 
 export async function stepsCommand(argv: string[]): Promise<number> {
-  const { values, workload, ref, workloadOptions } = await parseWithWorkload('steps', argv, {
-    ...RUN_FLAGS,
-    users: { type: 'string', short: 'u' },
-  });
+  const { values, workload, ref, workloadOptions } = await parseWithWorkload(
+    'steps',
+    argv,
+    {
+      ...RUN_FLAGS,
+      users: { type: 'string', short: 'u' },
+    },
+    true,
+    RUN_OPTIONAL_VALUES,
+  );
   if (values.help) {
     console.log(`${STEPS_HELP}\n${workloadOptionsHelp(workload)}`);
     return 0;

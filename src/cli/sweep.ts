@@ -5,7 +5,7 @@ import { RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
 import { GENERIC_DISCLAIMER, type RunReport, type WorkloadRun } from '../run/workload-run.js';
 import type { Target } from '../targets/target.js';
 import { dialectFor } from '../dialects/for-url.js';
-import { parseRunOptions, RUN_FLAGS } from './run.js';
+import { parseRunOptions, RUN_FLAGS, RUN_OPTIONAL_VALUES } from './run.js';
 import {
   exitCodeOf,
   newRun,
@@ -30,11 +30,17 @@ SET GLOBAL (e.g. innodb_buffer_pool_size). SQL Server: sp_configure (e.g. 'max s
 ${WORKLOAD_HELP}`;
 
 export async function sweepCommand(argv: string[]): Promise<number> {
-  const { values, workload, ref, workloadOptions } = await parseWithWorkload('sweep', argv, {
-    ...RUN_FLAGS,
-    set: { type: 'string' },
-    'restart-cmd': { type: 'string' },
-  });
+  const { values, workload, ref, workloadOptions } = await parseWithWorkload(
+    'sweep',
+    argv,
+    {
+      ...RUN_FLAGS,
+      set: { type: 'string' },
+      'restart-cmd': { type: 'string' },
+    },
+    true,
+    RUN_OPTIONAL_VALUES,
+  );
   if (values.help) {
     console.log(`${SWEEP_HELP}\n${workloadOptionsHelp(workload)}`);
     return 0;

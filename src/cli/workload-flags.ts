@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { describeOptions, optionFlags, parseWorkloadOptions } from '../workloads/options.js';
 import { DEFAULT_WORKLOAD, findWorkload } from '../workloads/registry.js';
 import type { OptionValues, Workload } from '../workloads/workload.js';
-import { parseCommand, type OptionSpecs } from './args.js';
+import { parseCommand, type OptionalValues, type OptionSpecs } from './args.js';
 
 export const WORKLOAD_FLAG = { workload: { type: 'string' } } as const satisfies OptionSpecs;
 
@@ -45,6 +45,8 @@ export async function parseWithWorkload(
   argv: string[],
   flags: OptionSpecs,
   withOptions = true,
+  /** Flags among `flags` whose value may be left out (see args.ts). */
+  optional: OptionalValues = {},
 ): Promise<ParsedWithWorkload> {
   const ref = workloadRefFrom(argv);
   const workload = await findWorkload(ref);
@@ -60,6 +62,7 @@ export async function parseWithWorkload(
     argv,
     { ...flags, ...WORKLOAD_FLAG, ...own },
     withOptions ? describeOptions(workload) : undefined,
+    optional,
   );
   const given = values as FlagValues;
   return {

@@ -86,12 +86,23 @@ export interface TypeStats {
   histogram: Histogram;
 }
 
+/** One type over one interval; response times in ms, 0 when the type completed nothing. */
+export interface IntervalTypeStats {
+  count: number;
+  errors: number;
+  avgMs: number;
+  p50Ms: number;
+  p90Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+}
+
 export interface IntervalStats {
   /** Seconds since the run started, at the end of the interval. */
   atS: number;
   phase: Phase;
   seconds: number;
-  perType: { count: number; errors: number; avgMs: number; p90Ms: number }[];
+  perType: IntervalTypeStats[];
   /**
    * Each type's response times over the interval (µs). Valid only while the event is being
    * delivered: the engine resets them right after, so a listener that keeps one must copy it.
@@ -592,15 +603,22 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     const counted = this.intervalStats.some((s) => s.count > 0 || s.errors > 0);
     if (seconds <= 0 || (seconds < 0.001 && !counted)) return;
     this.lastIntervalAt = now;
-    const perType = this.intervalStats.map((s) => ({
-      count: s.count,
-      errors: s.errors,
-      avgMs: s.histogram.totalCount > 0 ? Math.round(s.histogram.mean) / 1000 : 0,
-      p90Ms:
-        s.histogram.totalCount > 0
-          ? Math.min(s.histogram.getValueAtPercentile(90), s.histogram.maxValue) / 1000
-          : 0,
-    }));
+    // A few percentile reads per type per interval, from the histogram the interval keeps anyway.
+    const perType = this.intervalStats.map((s): IntervalTypeStats => {
+      const h = s.histogram;
+      const empty = h.totalCount === 0;
+      // HDR reports a bucket's upper edge, which can exceed the largest value recorded.
+      const at = (p: number): number => (empty ? 0 : Math.min(h.getValueAtPercentile(p), h.maxValue) / 1000);
+      return {
+        count: s.count,
+        errors: s.errors,
+        avgMs: empty ? 0 : Math.round(h.mean) / 1000,
+        p50Ms: at(50),
+        p90Ms: at(90),
+        p95Ms: at(95),
+        p99Ms: at(99),
+      };
+    });
     const histograms = this.intervalStats.map((s) => s.histogram);
     this.emit('interval', {
       atS: (now - this.startedAt) / 1000,

@@ -14,6 +14,7 @@ import {
   type DrainReport,
   type EngineResult,
   type IntervalStats,
+  type IntervalTypeStats,
   type Phase,
   type RunStatus,
 } from '../engine/engine.js';
@@ -139,7 +140,8 @@ export interface IntervalRecord {
   tps: number;
   /** The workload's interval figures (TPC-C: `tpmC`, New-Orders per minute), by key. */
   [figure: string]: unknown;
-  perType: Record<string, { count: number; errors: number; avgMs: number; p90Ms: number }>;
+  /** Each type's count, errors and response times (ms) over the interval, from its HDR histogram. */
+  perType: Record<string, IntervalTypeStats>;
   /** What monitoring saw over the interval (absent with --no-monitor). */
   devices?: MonitorInterval['devices'] | undefined;
   host?: MonitorInterval['host'] | undefined;
@@ -169,6 +171,11 @@ export interface RunConfig {
   database: { product: string; version: string };
   /** How the progress lines name the interval figures, by key. */
   intervalLabels?: Record<string, string> | undefined;
+  /**
+   * The transaction types' names by key (`newOrder` → `New-Order`): in run.json from the start,
+   * so a report of a run still going (the live dashboard) names the types the intervals carry.
+   */
+  typeNames?: Record<string, string> | undefined;
   /** The workload's own settings (TPC-C: warehouses, loadedWarehouses, constants, mode). */
   [setting: string]: unknown;
 }
@@ -510,6 +517,7 @@ export class WorkloadRun {
       ...(labels.length > 0
         ? { intervalLabels: Object.fromEntries(labels.map((f) => [f.key, f.label])) }
         : {}),
+      typeNames: Object.fromEntries(this.transactions.map((t) => [t.key, t.name])),
       database: await dialect.serverInfo(monitor),
     };
   }
@@ -523,7 +531,15 @@ export class WorkloadRun {
     let count = 0;
     this.transactions.forEach((t, i) => {
       const s = stats.perType[i]!;
-      perType[t.key] = { count: s.count, errors: s.errors, avgMs: s.avgMs, p90Ms: s.p90Ms };
+      perType[t.key] = {
+        count: s.count,
+        errors: s.errors,
+        avgMs: s.avgMs,
+        p50Ms: s.p50Ms,
+        p90Ms: s.p90Ms,
+        p95Ms: s.p95Ms,
+        p99Ms: s.p99Ms,
+      };
       count += s.count;
     });
     const figures: Record<string, number> = {};

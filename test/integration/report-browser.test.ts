@@ -16,6 +16,7 @@ import postgres from 'postgres';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISTRIBUTION_PERCENTILES } from '../../dist/report/html/charts.js';
+import { millis, twoDecimals } from '../../dist/report/numbers.js';
 import { loadTpcc } from '../../dist/workloads/tpcc/loader.js';
 import {
   cleanEnv,
@@ -67,7 +68,7 @@ interface IntervalJson {
   phase: string;
   seconds: number;
   target?: string;
-  perType: Record<string, { count: number }>;
+  perType: Record<string, { count: number; p50Ms: number; p95Ms: number; p99Ms: number }>;
   devices?: { name: string }[];
 }
 
@@ -81,12 +82,13 @@ async function readRunDir(parent: string): Promise<RunDir> {
   const [name] = await readdir(parent);
   const dir = path.join(parent, name!);
   const run = JSON.parse(await readFile(path.join(dir, 'run.json'), 'utf8')) as RunJson;
-  const intervals = (await readFile(path.join(dir, 'intervals.ndjson'), 'utf8'))
+  const all = (await readFile(path.join(dir, 'intervals.ndjson'), 'utf8'))
     .split('\n')
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as IntervalJson)
-    // The drain's sliver of an interval is kept in the file, not drawn.
-    .filter((i) => !(i.phase === 'drain' && i.seconds < 1));
+    .map((l) => JSON.parse(l) as IntervalJson);
+  // A sliver of an interval cut off by a phase change is kept in the file, not drawn.
+  const longest = Math.max(...all.map((i) => i.seconds));
+  const intervals = all.filter((i) => !(i.phase === 'drain' && i.seconds < 1) && i.seconds >= longest / 10);
   return { dir, run, intervals };
 }
 
@@ -175,6 +177,8 @@ async function card(page: Page, key: string): Promise<{ label: string; value: st
 const two = (x: number): string =>
   x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const whole = (x: number): string => Math.trunc(x).toLocaleString('en-US');
+/** A number in a chart's numbers table (src/report/html/page.ts). */
+const millisText = (x: number): string => (Math.abs(x) >= 100 ? twoDecimals(x) : millis(x));
 
 /** What every page must be: offline, quiet, every chart drawn with its data. */
 function expectCleanPage(opened: Opened, file: string): void {
@@ -263,10 +267,33 @@ describe('the HTML report in headless chromium', () => {
       intervals.flatMap((i) => Object.keys(i.perType).filter((t) => (i.perType[t]?.count ?? 0) > 0)),
     );
     expect(chart(opened, '-tps')).toMatchObject({ series: 1, points: intervals.length });
-    expect(chart(opened, '-response')).toMatchObject({
-      series: 2 * typesOverTime.size,
-      points: intervals.length,
-    });
+    // Response time over time: a chart per type that ran, its p50, p95 and p99 per interval.
+    const responseCharts = opened.charts.filter((c) => c.id.includes('-response-'));
+    expect(responseCharts.map((c) => c.id.replace(/.*-response-/, '')).sort()).toEqual(
+      [...typesOverTime].sort(),
+    );
+    for (const c of responseCharts) expect(c).toMatchObject({ series: 3, points: intervals.length });
+    // The numbers beside the New-Order chart are the intervals' own percentiles.
+    const newOrder = intervals.map((i) => i.perType.newOrder!);
+    const table = await opened.page
+      .locator('[id$="-response-newOrder"] details.numbers table')
+      .evaluate((t) =>
+        Array.from((t as HTMLTableElement).tBodies[0]!.rows).map((r) =>
+          Array.from(r.cells)
+            .slice(1)
+            .map((c) => c.textContent),
+        ),
+      );
+    expect(table).toEqual(
+      newOrder.map((t) => (t.count > 0 ? [t.p50Ms, t.p95Ms, t.p99Ms].map(millisText) : ['–', '–', '–'])),
+    );
+    const headings = await opened.page.locator('[id$="-response-newOrder"] thead th').allTextContents();
+    expect(headings).toEqual([
+      'time since start (s)',
+      'p50 (response time (ms))',
+      'p95 (response time (ms))',
+      'p99 (response time (ms))',
+    ]);
     expect(chart(opened, '-percentiles')).toMatchObject({
       series: types.length,
       points: DISTRIBUTION_PERCENTILES.length,
@@ -291,6 +318,15 @@ describe('the HTML report in headless chromium', () => {
     const opened = await open(browser, file, 'steps.png');
     expectCleanPage(opened, file);
     expect(chart(opened, '-steps')).toMatchObject({ series: 2, points: run.steps.length });
+    // Each user count over its own time: a line per step, as many points as its longest step.
+    const { intervals } = runs.steps;
+    const perStep = [...new Set(intervals.map((i) => i.target))].map(
+      (t) => intervals.filter((i) => i.target === t).length,
+    );
+    expect(chart(opened, '-over-time')).toMatchObject({
+      series: run.steps.length,
+      points: Math.max(...perStep),
+    });
     expect(await opened.page.locator('.note').allInnerTexts()).toContainEqual(
       expect.stringMatching(/^knee: /),
     );
@@ -307,6 +343,13 @@ describe('the HTML report in headless chromium', () => {
       series: run.targets.length + 1,
       points: Math.max(...perTarget),
     });
+    // Each target its own host CPU and device charts, drawn from its own intervals.
+    run.targets.forEach((t, i) => {
+      const own = perTarget[i]!;
+      expect(chart(opened, `-t${i + 1}-cpu`), t.label).toMatchObject({ series: 5, points: own });
+      const devices = opened.charts.filter((c) => c.id.includes(`-t${i + 1}-device-`));
+      for (const c of devices) expect(c.points, c.id).toBe(own);
+    });
     expect(await card(opened.page, 'tps')).toEqual({ label: 'TPS', value: two(run.summary.tps) });
     const spread = await opened.page.locator('table.figures').innerText();
     for (const t of run.targets) expect(spread).toContain(two(t.summary.tps));
@@ -320,6 +363,7 @@ describe('the HTML report in headless chromium', () => {
     const opened = await open(browser, file, 'sweep.png');
     expectCleanPage(opened, file);
     expect(chart(opened, '-sweep-tps')).toMatchObject({ series: 2, points: run.sweep.length });
+    expect(chart(opened, '-over-time').series).toBe(run.sweep.length);
     await opened.page.close();
   });
 
@@ -379,7 +423,8 @@ describe('the HTML report in headless chromium', () => {
 
   it('live dashboard: at least three updates arrive while the run goes on, then the final report', async () => {
     const out = path.join(dir, 'live');
-    const args = ['run', '--db', withDatabase(pg.url, 'vm1'), '--label', 'vm1', '--dashboard', '0'];
+    // `--dashboard` alone: any free port, its URL on stderr.
+    const args = ['run', '--db', withDatabase(pg.url, 'vm1'), '--label', 'vm1', '--dashboard'];
     const live = [
       '--warmup',
       '1s',
@@ -420,24 +465,60 @@ describe('the HTML report in headless chromium', () => {
       if (m.type() === 'error') errors.push(m.text());
     });
     await page.goto(url);
-    const chartId = (await page.locator('[data-chart$="-tps"]').getAttribute('data-chart'))!;
     // Read together, in the page: updates may arrive between two separate reads.
     const state = () =>
-      page.evaluate((id) => {
-        const el = document.querySelector<HTMLElement>(`[data-chart="${id}"]`);
-        return {
-          updates: Number(document.body.dataset.updates ?? 0),
-          points: Number(el?.dataset.points ?? -1),
-        };
-      }, chartId);
+      page.evaluate(() => ({
+        updates: Number(document.body.dataset.updates ?? 0),
+        points: Object.fromEntries(
+          Array.from(document.querySelectorAll<HTMLElement>('[data-chart]')).map((el) => [
+            el.dataset.chart!,
+            Number(el.dataset.points ?? -1),
+          ]),
+        ),
+        // Each chart's numbers toggle and table rows, redone with it.
+        numbers: Object.fromEntries(
+          Array.from(document.querySelectorAll<HTMLElement>('figure')).map((f) => [
+            f.id,
+            [
+              f.querySelector('details.numbers summary')?.textContent ?? '',
+              f.querySelectorAll('details.numbers tbody tr').length,
+            ],
+          ]),
+        ),
+      }));
     const atStart = await state();
-    await page.waitForFunction((n) => Number(document.body.dataset.updates ?? 0) >= n + 3, atStart.updates, {
-      timeout: 60_000,
-    });
+    const tpsId = Object.keys(atStart.points).find((id) => id.endsWith('-tps'))!;
+    // Three new intervals drawn (a page also gets the updates since it was drawn again, and skips them).
+    await page.waitForFunction(
+      ([id, n]) =>
+        Number(document.querySelector<HTMLElement>(`[data-chart="${id}"]`)?.dataset.points) >= n + 3,
+      [tpsId, atStart.points[tpsId]!] as const,
+      { timeout: 60_000 },
+    );
     const later = await state();
-    expect(later.updates - atStart.updates).toBeGreaterThanOrEqual(3);
-    // Each update is a point on the throughput chart.
-    expect(later.points - atStart.points).toBe(later.updates - atStart.updates);
+    const updates = later.updates - atStart.updates;
+    expect(updates).toBeGreaterThanOrEqual(3);
+    // Each update is a point on every chart over time, not only on the throughput chart (but a
+    // sliver of an interval cut off by a phase change is not drawn).
+    const grew = (suffix: RegExp): [string, number][] =>
+      Object.entries(later.points)
+        .filter(([id]) => suffix.test(id))
+        .map(([id, n]) => [id, n - (atStart.points[id] ?? 0)]);
+    const [[, throughput] = ['', 0]] = grew(/-tps$/);
+    expect(throughput).toBeGreaterThanOrEqual(3);
+    expect(throughput).toBeLessThanOrEqual(updates);
+    for (const suffix of [/-response-newOrder$/, /-response-payment$/, /-cpu$/]) {
+      expect(grew(suffix), `${suffix}`).toEqual([[expect.any(String), throughput]]);
+    }
+    // The disk charts too, when this machine's disks can be watched.
+    for (const [id, growth] of grew(/-device-/)) expect(growth, id).toBe(throughput);
+    // Their numbers beside them grew with them.
+    for (const [id, points] of Object.entries(later.points)) {
+      expect(later.numbers[id], id).toEqual([
+        expect.stringMatching(new RegExp(` × ${points} points\\)$`)),
+        points,
+      ]);
+    }
     await page.screenshot({ path: path.join(ARTIFACTS, 'dashboard-live.png'), fullPage: true });
     // The final report replaces the live page: run.json's cards, and no live connection.
     await page.waitForSelector('[data-card="tps"]', { timeout: 60_000 });
@@ -468,7 +549,7 @@ describe('the HTML report in headless chromium', () => {
       ]);
       expect(r.status).toBe(2);
       expect(r.stderr.trim().split('\n')).toEqual([
-        `txbench run: cannot serve the dashboard: port ${port} on 127.0.0.1 is in use; choose another --dashboard PORT (0 = any free port)`,
+        `txbench run: cannot serve the dashboard: port ${port} on 127.0.0.1 is in use; choose another --dashboard PORT, or give --dashboard alone for any free port`,
       ]);
       expect(existsSync(out)).toBe(false);
     } finally {

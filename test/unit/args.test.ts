@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommand, parseIntFlag, TARGET_OPTIONS } from '../../src/cli/args.js';
+import { parseCommand, parseIntFlag, TARGET_OPTIONS, withOptionalValues } from '../../src/cli/args.js';
+import { parseRunOptions, RUN_FLAGS, RUN_OPTIONAL_VALUES } from '../../src/cli/run.js';
+import { parseWithWorkload } from '../../src/cli/workload-flags.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
 
 /** Runs `fn` and returns the UsageError it throws (failing the test otherwise). */
@@ -135,5 +137,62 @@ describe('parseCommand', () => {
     const err = usageError(() => parseCommand('load', ['--replace', 'stray'], OPTIONS));
     expect(err.message).toContain('stray');
     expect(err.message).toContain('txbench load --help');
+  });
+});
+
+describe('--dashboard [PORT]: a flag whose value may be left out', () => {
+  const optional = { dashboard: { bare: '0' } };
+
+  it('takes the next argument as its value unless it is a flag or there is none', () => {
+    expect(withOptionalValues(['--dashboard'], optional)).toEqual(['--dashboard=0']);
+    expect(withOptionalValues(['--dashboard', '--db', 'x'], optional)).toEqual([
+      '--dashboard=0',
+      '--db',
+      'x',
+    ]);
+    expect(withOptionalValues(['--dashboard', '8080', '--check'], optional)).toEqual([
+      '--dashboard',
+      '8080',
+      '--check',
+    ]);
+    expect(withOptionalValues(['--dashboard=9'], optional)).toEqual(['--dashboard=9']);
+    // Other flags' values are never touched, even when they look alike.
+    expect(withOptionalValues(['--label', '--dashboard'], {})).toEqual(['--label', '--dashboard']);
+    expect(withOptionalValues(['--', '--dashboard'], optional)).toEqual(['--', '--dashboard']);
+  });
+
+  const dashboardOf = async (
+    command: 'run' | 'steps' | 'sweep',
+    argv: string[],
+  ): Promise<number | undefined> => {
+    const { values, workload, ref, workloadOptions } = await parseWithWorkload(
+      command,
+      argv,
+      { ...RUN_FLAGS, users: { type: 'string' }, set: { type: 'string' } },
+      true,
+      RUN_OPTIONAL_VALUES,
+    );
+    return parseRunOptions(values, workload, ref, workloadOptions).dashboard;
+  };
+
+  it.each(['run', 'steps', 'sweep'] as const)(
+    '%s: alone, any free port; with a port, that port',
+    async (command) => {
+      expect(await dashboardOf(command, ['--dashboard'])).toBe(0);
+      expect(await dashboardOf(command, ['--dashboard', '--duration', '5s'])).toBe(0);
+      expect(await dashboardOf(command, ['--duration', '5s', '--dashboard'])).toBe(0);
+      expect(await dashboardOf(command, ['--dashboard', '8080', '--duration', '5s'])).toBe(8080);
+      expect(await dashboardOf(command, ['--dashboard=8081'])).toBe(8081);
+      expect(await dashboardOf(command, ['--duration', '5s'])).toBeUndefined();
+    },
+  );
+
+  it('a bad port is refused naming the flag', async () => {
+    await expect(dashboardOf('run', ['--dashboard', 'eighty'])).rejects.toThrow(
+      '--dashboard must be a whole number from 0 to 65535, not "eighty"',
+    );
+    await expect(dashboardOf('run', ['--dashboard', '70000'])).rejects.toThrow(
+      '--dashboard must be a whole number from 0 to 65535, not "70000"',
+    );
   });
 });

@@ -692,7 +692,12 @@ describe('Engine: intervals', () => {
         if (t.count > 0) {
           expect(t.avgMs).toBeGreaterThan(3);
           expect(t.p90Ms).toBeGreaterThanOrEqual(t.avgMs * 0.5);
-        } else expect(t.avgMs).toBe(0);
+          // Read from the interval's histogram: ordered, and the median near the transactions' 3–5 ms.
+          expect(t.p50Ms).toBeGreaterThan(3);
+          expect(t.p50Ms).toBeLessThanOrEqual(t.p90Ms);
+          expect(t.p90Ms).toBeLessThanOrEqual(t.p95Ms);
+          expect(t.p95Ms).toBeLessThanOrEqual(t.p99Ms);
+        } else expect([t.avgMs, t.p50Ms, t.p95Ms, t.p99Ms]).toEqual([0, 0, 0, 0]);
       }
     }
   });

@@ -10,9 +10,10 @@ import {
   distributionChart,
   DISTRIBUTION_PERCENTILES,
   phaseBands,
-  responseChart,
+  responseCharts,
   stepsChart,
   targetsThroughputChart,
+  timeSeriesCharts,
 } from '../../src/report/html/charts.js';
 import { loadRunDir, type IntervalRow } from '../../src/report/html/load.js';
 import { percentileToX, xToPercentile } from '../../src/report/html/model.js';
@@ -37,16 +38,66 @@ describe('HTML report charts', () => {
     expect(chartedIntervals(rows).map((r) => r.atS)).toEqual([5, 11]);
   });
 
-  it('draws a type avg and p90 per interval, with a gap where the type did not run', () => {
+  it('leaves out a sliver cut off by the end of the window, keeping short phases of real length', () => {
+    const rows = [row(5, 'warmup', 1), { ...row(7, 'warmup', 1), seconds: 2 }, row(12, 'measure', 3)];
+    rows.push({ ...row(12.01, 'measure', 0), seconds: 0.01 });
+    expect(chartedIntervals(rows).map((r) => r.atS)).toEqual([5, 7, 12]);
+  });
+
+  it('draws each type its p50, p95 and p99 per interval, with a gap where the type did not run', () => {
+    const t = (count: number, p50Ms: number, p95Ms: number, p99Ms: number) => ({
+      count,
+      errors: 0,
+      avgMs: p50Ms,
+      p50Ms,
+      p90Ms: p95Ms,
+      p95Ms,
+      p99Ms,
+    });
+    const rows = [
+      row(5, 'measure', 1, { perType: { newOrder: t(3, 10, 20, 30), delivery: t(1, 50, 60, 70) } }),
+      row(10, 'measure', 1, { perType: { newOrder: t(0, 0, 0, 0), delivery: t(2, 51, 61, 71) } }),
+      row(15, 'measure', 1, { perType: { newOrder: t(4, 11, 21, 31), stockLevel: t(0, 0, 0, 0) } }),
+    ];
+    const charts = responseCharts('r', rows, { newOrder: 'New-Order', delivery: 'Delivery' });
+    expect(charts.map((c) => [c.id, c.title, c.y.label])).toEqual([
+      [
+        'r-newOrder',
+        'New-Order response time over time (p50, p95 and p99 of each interval)',
+        'response time (ms)',
+      ],
+      [
+        'r-delivery',
+        'Delivery response time over time (p50, p95 and p99 of each interval)',
+        'response time (ms)',
+      ],
+    ]);
+    expect(charts[0]!.series).toEqual([
+      { label: 'p50', values: [10, null, 11] },
+      { label: 'p95', values: [20, null, 21] },
+      { label: 'p99', values: [30, null, 31] },
+    ]);
+    expect(charts[1]!.series.map((s) => s.values)).toEqual([
+      [50, 51, null],
+      [60, 61, null],
+      [70, 71, null],
+    ]);
+  });
+
+  it('a file from before interval percentiles: draws its avg and p90, and says so', () => {
     const rows = [
       row(5, 'measure', 1, { perType: { newOrder: { count: 3, errors: 0, avgMs: 10, p90Ms: 20 } } }),
       row(10, 'measure', 1, { perType: { newOrder: { count: 0, errors: 0, avgMs: 0, p90Ms: 0 } } }),
       row(15, 'measure', 1, { perType: { delivery: { count: 0, errors: 0, avgMs: 0, p90Ms: 0 } } }),
     ];
-    const chart = responseChart('r', rows, { newOrder: 'New-Order' });
-    expect(chart.series).toEqual([
-      { label: 'New-Order avg', values: [10, null, null] },
-      { label: 'New-Order p90', values: [20, null, null] },
+    const [chart, ...others] = responseCharts('r', rows, { newOrder: 'New-Order' });
+    expect(others).toEqual([]);
+    expect(chart!.title).toBe(
+      'New-Order response time over time (average and p90 of each interval; this run predates interval p50/p95/p99)',
+    );
+    expect(chart!.series).toEqual([
+      { label: 'avg', values: [10, null, null] },
+      { label: 'p90', values: [20, null, null] },
     ]);
   });
 
@@ -166,5 +217,51 @@ describe('reading a damaged run directory', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('charts over time of a section (what the live page redraws)', () => {
+  const host = { cpuUserPct: 1, cpuSystemPct: 2, cpuIowaitPct: 0, cpuStealPct: 0, txbenchCpuPct: 5 };
+  const names = { newOrder: 'New-Order' };
+
+  it('several targets: the throughput of each and the sum, and each target its own CPU chart', () => {
+    const rows = [
+      row(5, 'measure', 10, { target: 'vm1', host }),
+      row(5.1, 'measure', 20, { target: 'vm2', host: { ...host, cpuUserPct: 9 } }),
+      row(10, 'measure', 11, { target: 'vm1', host }),
+    ];
+    const { head, monitor } = timeSeriesCharts('run-x', { kind: 'targets', names, labels: [], rows });
+    expect(head.map((c) => [c.id, c.series.map((s) => s.label)])).toEqual([
+      ['run-x-tps', ['vm1', 'vm2', 'sum']],
+    ]);
+    expect(monitor.map((c) => [c.id, c.title, c.x.values.length])).toEqual([
+      ['run-x-t1-cpu', 'Host CPU: vm1', 2],
+      ['run-x-t2-cpu', 'Host CPU: vm2', 1],
+    ]);
+    expect(monitor[1]!.series[0]!.values).toEqual([9]);
+  });
+
+  it('steps: each user count over its own time, no sum; a single run: throughput and a chart per type', () => {
+    const steps = timeSeriesCharts('s', {
+      kind: 'steps',
+      names,
+      labels: ['1 users', '4 users'],
+      rows: [row(5, 'measure', 10, { target: '1 users' }), row(5, 'measure', 30, { target: '4 users' })],
+    });
+    expect(steps.head.map((c) => c.series)).toEqual([
+      [
+        { label: '1 users', values: [10] },
+        { label: '4 users', values: [30] },
+      ],
+    ]);
+    const perType = { newOrder: { count: 1, p50Ms: 1, p95Ms: 2, p99Ms: 3 } };
+    const run = timeSeriesCharts('r', {
+      kind: 'run',
+      names,
+      labels: [],
+      rows: [row(5, 'measure', 1, { perType })],
+    });
+    expect(run.head.map((c) => c.id)).toEqual(['r-tps', 'r-response-newOrder']);
+    expect(run.monitor).toEqual([]);
   });
 });

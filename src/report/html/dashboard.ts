@@ -1,14 +1,15 @@
 /**
- * The live dashboard (`--dashboard PORT`): the report page served on 127.0.0.1 while the run goes
- * on, each interval pushed to the open pages as a Server-Sent Event, and the final report sent
- * when the run ends. It never slows the run: publishing is a synchronous write of a few hundred
- * bytes per page, and a page whose socket has not drained its last update (a slow or stalled
- * browser) misses updates instead of queueing them.
+ * The live dashboard (`--dashboard [PORT]`): the report page served on 127.0.0.1 while the run
+ * goes on, each interval pushed to the open pages as a Server-Sent Event, and the final report
+ * sent when the run ends. It never slows the run: publishing is one JSON encoding per interval and
+ * a synchronous write of about a kilobyte per page, and a page whose socket has not drained its
+ * last update (a slow or stalled browser) misses updates instead of queueing them.
  */
 import { createServer, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
 import { loadRunDir } from './load.js';
+import { targetLabel, type IntervalRow, type IntervalTypeRow } from './model.js';
 import { renderReportHtml } from './page.js';
 import { reportInput } from './report.js';
 
@@ -18,14 +19,17 @@ export interface Dashboard {
   url: string;
   /** The run directory the page is drawn from (intervals.ndjson as it grows). */
   setRunDir(dir: string): void;
-  /** One interval's headline figures to every open page; dropped for a page still busy. */
-  publish(interval: { atS: number; tps: number; phase: string; target?: string | undefined }): void;
+  /** One interval's charted figures to every open page; dropped for a page still busy. */
+  publish(interval: IntervalRow): void;
   /** Sends the final report (report.html) to every open page and serves it from now on. */
   finish(reportFile: string): Promise<void>;
   /** Updates not sent because a page had not taken the previous one. */
   readonly dropped: number;
   close(): Promise<void>;
 }
+
+/** Updates kept for pages that connect later: ten minutes at one a second, about 1 MB. */
+const RECENT_UPDATES = 600;
 
 /** Unsent bytes a page may hold before it misses updates. */
 const BACKLOG_BYTES = 16 * 1024;
@@ -35,6 +39,11 @@ export async function startDashboard(port: number, host = '127.0.0.1'): Promise<
   let runDir: string | undefined;
   let finalHtml: string | undefined;
   let dropped = 0;
+  /**
+   * The last updates sent, replayed to a page when it connects: a page drawn from the files
+   * connects a moment later (seconds, on a busy machine), and would miss what came in between.
+   */
+  const recent: string[] = [];
 
   const livePage = async (): Promise<string> => {
     const runs = runDir === undefined ? [] : [await loadRunDir(runDir)];
@@ -48,6 +57,8 @@ export async function startDashboard(port: number, host = '127.0.0.1'): Promise<
     if (req.method === 'GET' && path === EVENTS_PATH) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
       res.write(': txbench\n\n');
+      // The intervals since the page was drawn from the files: the page skips those it has.
+      for (const data of recent) res.write(`event: interval\ndata: ${data}\n\n`);
       clients.add(res);
       res.on('close', () => clients.delete(res));
       return;
@@ -83,7 +94,7 @@ export async function startDashboard(port: number, host = '127.0.0.1'): Promise<
       reject(
         err.code === 'EADDRINUSE' || err.code === 'EACCES'
           ? new UsageError(
-              `cannot serve the dashboard: port ${port} on ${host} is ${err.code === 'EADDRINUSE' ? 'in use' : 'not allowed'}; choose another --dashboard PORT (0 = any free port)`,
+              `cannot serve the dashboard: port ${port} on ${host} is ${err.code === 'EADDRINUSE' ? 'in use' : 'not allowed'}; choose another --dashboard PORT, or give --dashboard alone for any free port`,
             )
           : err,
       ),
@@ -102,17 +113,13 @@ export async function startDashboard(port: number, host = '127.0.0.1'): Promise<
     setRunDir: (dir) => {
       runDir = dir;
     },
-    publish: (interval) =>
-      send(
-        'interval',
-        JSON.stringify({
-          atS: interval.atS,
-          tps: interval.tps,
-          phase: interval.phase,
-          target: interval.target,
-        }),
-        false,
-      ),
+    publish: (interval) => {
+      // Encoded once for every page, and kept for a page that connects later.
+      const data = JSON.stringify(liveInterval(interval));
+      recent.push(data);
+      if (recent.length > RECENT_UPDATES) recent.splice(0, recent.length - RECENT_UPDATES);
+      send('interval', data, false);
+    },
     finish: async (reportFile) => {
       finalHtml = await readFile(reportFile, 'utf8');
       // The final page goes to every page however busy: it is the one that matters.
@@ -127,4 +134,48 @@ export async function startDashboard(port: number, host = '127.0.0.1'): Promise<
         setTimeout(() => server.closeAllConnections(), 2000).unref();
       }),
   };
+}
+
+/** Three decimals are more than a chart's pixels show, and keep the update small. */
+const round = (x: number): number => Math.round(x * 1000) / 1000;
+const roundOrNull = (x: number | null): number | null => (x === null ? null : round(x));
+
+/**
+ * What a page draws of an interval, and no more: each type's count and p50/p95/p99 (the average
+ * and p90 are in the files), the disks and the host; not the database counters or the notes.
+ */
+export function liveInterval(row: IntervalRow): IntervalRow {
+  const out: IntervalRow = { atS: row.atS, phase: row.phase, seconds: row.seconds, tps: row.tps };
+  if (row.target !== undefined) out.target = targetLabel(row.target);
+  if (row.perType !== undefined) {
+    const perType: Record<string, IntervalTypeRow> = {};
+    for (const [key, t] of Object.entries(row.perType)) {
+      perType[key] =
+        t.count > 0 ? { count: t.count, p50Ms: t.p50Ms, p95Ms: t.p95Ms, p99Ms: t.p99Ms } : { count: 0 };
+    }
+    out.perType = perType;
+  }
+  if (row.devices !== undefined) {
+    out.devices = row.devices.map((d) => ({
+      name: d.name,
+      role: d.role,
+      readIops: round(d.readIops),
+      writeIops: round(d.writeIops),
+      readMBps: round(d.readMBps),
+      writeMBps: round(d.writeMBps),
+      readLatencyMs: roundOrNull(d.readLatencyMs),
+      writeLatencyMs: roundOrNull(d.writeLatencyMs),
+      queueDepth: round(d.queueDepth),
+    }));
+  }
+  if (row.host !== undefined) {
+    out.host = row.host && {
+      cpuUserPct: round(row.host.cpuUserPct),
+      cpuSystemPct: round(row.host.cpuSystemPct),
+      cpuIowaitPct: round(row.host.cpuIowaitPct),
+      cpuStealPct: round(row.host.cpuStealPct),
+      txbenchCpuPct: roundOrNull(row.host.txbenchCpuPct),
+    };
+  }
+  return out;
 }

@@ -7,44 +7,12 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../../errors.js';
 import { NewerRunError, readRun, RUN_FILE, type RunRecord } from '../../results/store.js';
+import { targetLabel, type IntervalRow } from './model.js';
 
 export const INTERVALS_FILE = 'intervals.ndjson';
 export const HISTOGRAMS_FILE = 'histograms.json';
 
-/** One device over one interval, as intervals.ndjson has it. */
-export interface IntervalDevice {
-  name: string;
-  role: string;
-  readIops: number;
-  writeIops: number;
-  readMBps: number;
-  writeMBps: number;
-  readLatencyMs: number | null;
-  writeLatencyMs: number | null;
-  queueDepth: number;
-  busyPct?: number;
-}
-
-/** One interval as intervals.ndjson has it (fields read by the report; the rest is ignored). */
-export interface IntervalRow {
-  atS: number;
-  phase: string;
-  seconds: number;
-  tps: number;
-  tpmC?: number;
-  /** The target's label, with several targets. */
-  target?: string;
-  perType?: Record<string, { count: number; errors: number; avgMs: number; p90Ms: number }>;
-  devices?: IntervalDevice[];
-  host?: {
-    cpuUserPct: number;
-    cpuSystemPct: number;
-    cpuIowaitPct: number;
-    cpuStealPct: number;
-    txbenchCpuPct: number | null;
-  } | null;
-  missing?: string[];
-}
+export type { IntervalDevice, IntervalRow } from './model.js';
 
 export interface LoadedRun {
   /** The run directory's name (or the file's name without `.json`). */
@@ -150,7 +118,7 @@ async function readIntervals(
     }
     // Several targets' lines carry the progress prefix `[label]` as their target.
     if (isIntervalRow(row))
-      rows.push(row.target === undefined ? row : { ...row, target: row.target.replace(/^\[(.*)\]$/, '$1') });
+      rows.push(row.target === undefined ? row : { ...row, target: targetLabel(row.target) });
     else missing.push(`${file}: line ${i + 1} is damaged (cut short?): that interval is not drawn`);
   });
   return rows;

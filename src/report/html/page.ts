@@ -10,9 +10,8 @@ import { renderToString } from 'preact-render-to-string';
 import type { CostRow } from '../cost.js';
 import { COST_COLUMNS } from '../cost.js';
 import type { CompareRow } from '../compare.js';
-import { millis, twoDecimals } from '../numbers.js';
 import type { ChartSpec, PageData } from './model.js';
-import { PAGE_DATA_ID, xToPercentile } from './model.js';
+import { numbersSummary, numbersTable, PAGE_DATA_ID } from './model.js';
 import type { RunSection, Table } from './sections.js';
 import { PAGE_CSS } from './style.js';
 
@@ -44,7 +43,12 @@ export function renderReportHtml(input: ReportInput, options: RenderOptions = {}
     ...(input.comparison ? [input.comparison.chart] : []),
     ...input.sections.flatMap((s) => s.charts),
   ];
-  const data: PageData = { charts, live: options.live };
+  // A live page carries what its charts over time are drawn from, to redraw them as intervals come.
+  const live = options.live && {
+    eventsPath: options.live.eventsPath,
+    sections: input.sections.map((s) => ({ anchor: s.anchor, ...s.timeSeries })),
+  };
+  const data: PageData = { charts, live };
   // `<` escaped so no string in the data can close the script element.
   const json = JSON.stringify(data).replace(/</g, '\\u003c');
   const body = renderToString(Page(input));
@@ -161,28 +165,23 @@ function Section(s: RunSection): VNode {
 
 /** A chart with its numbers beside it, in a toggle that opens for print. */
 function Chart(c: ChartSpec): VNode {
-  const xText = (v: number, i: number): string =>
-    c.x.categories?.[i] ?? (c.x.percentile ? `${xToPercentile(v).toFixed(3)}%` : String(v));
-  const cell = (v: number | null): string =>
-    v === null ? '–' : Math.abs(v) >= 100 ? twoDecimals(v) : millis(v);
+  const numbers = numbersTable(c);
   return html`<figure id=${c.id} class="chart-figure">
     <figcaption><a href=${`#${c.id}`}>${c.title}</a></figcaption>
     <div class="chart" data-chart=${c.id}></div>
     <details class="numbers">
-      <summary>numbers (${c.series.length} series × ${c.x.values.length} points)</summary>
+      <summary>${numbersSummary(c)}</summary>
       <table>
         <thead>
           <tr>
-            <th>${c.x.label}</th>
-            ${c.series.map((s) => html`<th>${s.label} (${s.axis === 'y2' ? c.y2?.label : c.y.label})</th>`)}
+            ${numbers.head.map((h) => html`<th>${h}</th>`)}
           </tr>
         </thead>
         <tbody>
-          ${c.x.values.map(
-            (v, i) =>
+          ${numbers.rows.map(
+            (r) =>
               html`<tr>
-                <td>${xText(v, i)}</td>
-                ${c.series.map((s) => html`<td>${cell(s.values[i] ?? null)}</td>`)}
+                ${r.map((v) => html`<td>${v}</td>`)}
               </tr>`,
           )}
         </tbody>

@@ -28,7 +28,12 @@ export function reportInput(runs: readonly LoadedRun[], costs?: ReadonlyMap<stri
           warnings: comparison.warnings,
           chart: comparisonChart(
             'comparison-chart',
-            comparison.rows.map((r) => ({ label: `${r.label} (${r.run})`, tps: r.tps, avgMs: r.avgMs })),
+            comparison.rows.map((r) => ({
+              // The comparison names a run already when two rows share a label.
+              label: r.label.includes(r.run) ? r.label : `${r.label} (${r.run})`,
+              tps: r.tps,
+              avgMs: r.avgMs,
+            })),
           ),
         }
       : undefined,

@@ -5,20 +5,10 @@
 import { deviceTotals, type DeviceRates } from '../device-totals.js';
 import { newOrderRateLabel } from '../new-order-rate.js';
 import { millis, orNa, twoDecimals, whole } from '../numbers.js';
-import {
-  chartedIntervals,
-  comparisonChart,
-  deviceCharts,
-  distributionChart,
-  hostCpuChart,
-  responseChart,
-  stepsChart,
-  sweepCharts,
-  targetsThroughputChart,
-  throughputChart,
-} from './charts.js';
+import { chartedIntervals, comparisonChart, distributionChart, stepsChart, sweepCharts } from './charts.js';
 import type { LoadedRun } from './load.js';
-import type { ChartSpec } from './model.js';
+import type { ChartSpec, TimeSeriesKind, TimeSeriesSource } from './model.js';
+import { devicesIn, timeSeriesCharts } from './time-charts.js';
 
 export interface Card {
   /** Stable name for tests and styles. */
@@ -48,6 +38,8 @@ export interface RunSection {
   tables: Table[];
   environment: [string, string][];
   commandLine: string | undefined;
+  /** What the charts over time are drawn from (a live page redraws them from it). */
+  timeSeries: TimeSeriesSource;
 }
 
 type Json = Record<string, unknown>;
@@ -138,10 +130,13 @@ export function environmentRows(environment: Json | undefined): [string, string]
   return rows;
 }
 
-/** The type names the run used (`newOrder` → `New-Order`). */
-function typeNames(transactions: Json | undefined): Record<string, string> {
+/** The type names the run used (`newOrder` → `New-Order`), from its figures or, while it runs, its config. */
+function typeNames(transactions: Json | undefined, config: Json | undefined): Record<string, string> {
   const names: Record<string, string> = {};
-  for (const [key, t] of Object.entries(transactions ?? {})) names[key] = str(obj(t)?.name) ?? key;
+  for (const [key, name] of Object.entries(obj(config?.typeNames) ?? {}))
+    if (str(name)) names[key] = str(name)!;
+  for (const [key, t] of Object.entries(transactions ?? {}))
+    names[key] = str(obj(t)?.name) ?? names[key] ?? key;
   return names;
 }
 
@@ -152,25 +147,32 @@ export function runSection(loaded: LoadedRun): RunSection {
   const anchor = `run-${run.id}`;
   const summary = obj(raw?.summary);
   const transactions = obj(raw?.transactions);
-  const names = typeNames(transactions);
   const charts: ChartSpec[] = [];
   const tables: Table[] = [];
   const notes: string[] = [];
   const entries = [...list(raw?.targets), ...list(raw?.steps), ...list(raw?.sweep)];
   const firstReport = obj(entries[0]?.report);
   const config = obj(raw?.config) ?? obj(firstReport?.config);
+  const names = typeNames(transactions, config);
 
+  // The labels the intervals carry: the target's, or the progress prefix of a step or a value.
+  const labelOf = (e: Json): string | undefined => {
+    if (kind === 'targets') return str(e.label);
+    if (kind === 'steps') return num(e.users) === undefined ? undefined : `${num(e.users)} users`;
+    return str(e.setting) === undefined ? undefined : `${str(e.setting)}=${String(e.value)}`;
+  };
+  const labels = entries.map(labelOf).filter((l): l is string => l !== undefined);
+  const timeSeries: TimeSeriesSource = {
+    kind: isTimeSeriesKind(kind) ? kind : 'run',
+    names,
+    labels,
+    rows: run.intervals,
+  };
+  const time = timeSeriesCharts(anchor, timeSeries);
   // Without run.json (a live run, or one killed early) the throughput chart is there to be filled.
-  if (kind === 'run' && (run.intervals.length > 0 || run.record === undefined)) {
-    charts.push(throughputChart(`${anchor}-tps`, run.intervals));
-    charts.push(responseChart(`${anchor}-response`, run.intervals, names));
-  }
+  if ((kind === 'run' && (run.intervals.length > 0 || run.record === undefined)) || kind === 'targets')
+    charts.push(...time.head);
   if (kind === 'targets') {
-    const labels = list(raw?.targets)
-      .map((t) => str(t.label))
-      .filter((l): l is string => l !== undefined);
-    const seen = labels.length > 0 ? labels : [...new Set(run.intervals.map((r) => r.target ?? ''))];
-    if (run.intervals.length > 0) charts.push(targetsThroughputChart(`${anchor}-tps`, run.intervals, seen));
     const tps = list(raw?.targets).map((t) => ({
       label: str(t.label) ?? '?',
       tps: num(obj(t.summary)?.tps) ?? 0,
@@ -229,20 +231,19 @@ export function runSection(loaded: LoadedRun): RunSection {
       ),
     );
   }
+  // Steps and values one after another: their own figures first, then each one over time.
+  if (kind === 'steps' || kind === 'sweep') charts.push(...time.head);
   if (kind === 'run' && run.histograms !== undefined) {
     charts.push(distributionChart(`${anchor}-percentiles`, run.histograms, names));
   }
-  if (kind === 'run' || kind === 'targets') {
-    const timeRows =
-      kind === 'targets' ? run.intervals.filter((r) => r.target === run.intervals[0]?.target) : run.intervals;
-    const devices = deviceCharts(`${anchor}-device`, timeRows);
-    charts.push(...devices);
-    if (devices.length === 0 && run.intervals.length > 0) {
-      const why = [...new Set(run.intervals.flatMap((r) => r.missing ?? []))];
-      notes.push(`no device figures${why.length > 0 ? `: ${why.join('; ')}` : ''}`);
-    }
-    const cpu = hostCpuChart(`${anchor}-cpu`, timeRows);
-    if (cpu) charts.push(cpu);
+  charts.push(...time.monitor);
+  if (
+    (kind === 'run' || kind === 'targets') &&
+    run.intervals.length > 0 &&
+    devicesIn(run.intervals).length === 0
+  ) {
+    const why = [...new Set(run.intervals.flatMap((r) => r.missing ?? []))];
+    notes.push(`no device figures${why.length > 0 ? `: ${why.join('; ')}` : ''}`);
   }
   return {
     anchor,
@@ -258,7 +259,12 @@ export function runSection(loaded: LoadedRun): RunSection {
     tables,
     environment: environmentRows(obj(raw?.environment) ?? obj(firstReport?.environment)),
     commandLine: str(raw?.commandLine),
+    timeSeries,
   };
+}
+
+function isTimeSeriesKind(kind: string): kind is TimeSeriesKind {
+  return kind === 'run' || kind === 'targets' || kind === 'steps' || kind === 'sweep';
 }
 
 export { comparisonChart };

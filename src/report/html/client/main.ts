@@ -5,7 +5,17 @@
  * (series and points) so a test can check the picture against the run's data.
  */
 import uPlot from 'uplot';
-import { PAGE_DATA_ID, xToPercentile, type ChartSpec, type PageData } from '../model.js';
+import {
+  numbersSummary,
+  numbersTable,
+  PAGE_DATA_ID,
+  xToPercentile,
+  type ChartSpec,
+  type IntervalRow,
+  type LiveSection,
+  type PageData,
+} from '../model.js';
+import { timeSeriesCharts } from '../time-charts.js';
 
 const PALETTE = [
   '#1f77b4',
@@ -30,7 +40,33 @@ function formatNumber(v: number): string {
     : String(Number(v.toPrecision(3)));
 }
 
-function options(spec: ChartSpec, width: number): uPlot.Options {
+/** A drawn chart; `spec` is replaced by live updates, and the hooks read it from here. */
+interface Drawn {
+  plot: uPlot;
+  spec: ChartSpec;
+}
+
+/**
+ * Words of `text` on lines of at most `perLine` characters; a longer word (a run id) is broken
+ * after its hyphens.
+ */
+function wrap(text: string, perLine: number): string {
+  const lines: string[] = [];
+  const words = text
+    .split(' ')
+    .flatMap((w) => (w.length <= perLine ? [w] : (w.match(/[^-]*-?/g) ?? [w]).filter(Boolean)));
+  for (const [i, word] of words.entries()) {
+    // The pieces of a broken word join without a space.
+    const glue = i > 0 && words[i - 1]!.endsWith('-') ? '' : ' ';
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last]!.length + glue.length + word.length <= perLine) lines[last] += glue + word;
+    else lines.push(word);
+  }
+  return lines.join('\n');
+}
+
+function options(current: { spec: ChartSpec }, width: number): uPlot.Options {
+  const spec = current.spec;
   const fg = cssVar('--fg', '#1b1f24');
   const grid = cssVar('--line', '#d0d7de');
   const categories = spec.x.categories;
@@ -41,7 +77,6 @@ function options(spec: ChartSpec, width: number): uPlot.Options {
     const n = categories.length;
     scales.x = { time: false, range: () => [-0.5, n - 0.5] };
     xAxis.splits = () => categories.map((_, i) => i);
-    xAxis.values = (_u, splits) => splits.map((v) => categories[v] ?? '');
   } else if (spec.x.percentile) {
     // One tick per decade of the tail: 50%, 90%, 99%, … 99.999%.
     const ticks = [Math.log10(2), 1, 2, 3, 4, 5];
@@ -50,8 +85,10 @@ function options(spec: ChartSpec, width: number): uPlot.Options {
     xAxis.values = (_u, splits) => splits.map((v) => `${Number(xToPercentile(v).toPrecision(6))}%`);
   } else if (spec.bands !== undefined && spec.bands.length > 0) {
     // From the start of the first shaded phase, so a warm-up before the first point shows.
-    const start = Math.min(...spec.bands.map((b) => b.from));
-    scales.x = { time: false, range: (_u, min, max) => [Math.min(min, start), max] };
+    scales.x = {
+      time: false,
+      range: (_u, min, max) => [Math.min(min, ...(current.spec.bands ?? []).map((b) => b.from)), max],
+    };
   }
   if (spec.kind !== 'line') {
     // Bars and per-setting points start at zero, so their heights compare honestly.
@@ -63,9 +100,14 @@ function options(spec: ChartSpec, width: number): uPlot.Options {
     scales.y = fromZero();
     if (spec.y2) scales.y2 = fromZero();
   }
-  if (categories !== undefined && categories.some((c) => c.length > 12)) {
-    xAxis.rotate = -15;
-    xAxis.size = 90;
+  if (categories !== undefined) {
+    // Long names (`vm1 @ work_mem=8MB (run-20261201-185726)`) wrapped onto lines under their own
+    // slot, rather than slanted across their neighbours'.
+    const perLine = Math.max(8, Math.floor((width - 140) / categories.length / 8.5));
+    const wrapped = categories.map((c) => wrap(c, perLine));
+    const lines = Math.max(1, ...wrapped.map((w) => w.split('\n').length));
+    xAxis.values = (_u, splits) => splits.map((v) => wrapped[v] ?? '');
+    xAxis.size = 34 + 15 * lines;
   }
   const axes: uPlot.Axis[] = [xAxis, { ...axisStyle, label: spec.y.label, scale: 'y', size: 60 }];
   if (spec.y2) {
@@ -85,7 +127,8 @@ function options(spec: ChartSpec, width: number): uPlot.Options {
         // A second unit's line is dashed, so two lines that happen to overlap stay apart.
         dash: s.axis === 'y2' && !bars ? [8, 4] : undefined,
         fill: bars ? color + 'cc' : undefined,
-        points: { show: spec.kind !== 'line' || spec.x.values.length < 30 },
+        // Bars need no dots (they sat off the bars' centres); sparse lines and per-setting points do.
+        points: { show: !bars && (spec.kind !== 'line' || spec.x.values.length < 30) },
         paths: bars ? bars({ size: [0.35, 80], align: i % 2 === 0 ? -1 : 1 }) : undefined,
         value: (_u, v) => (v == null ? '–' : formatNumber(v)),
       };
@@ -98,7 +141,10 @@ function options(spec: ChartSpec, width: number): uPlot.Options {
     axes,
     series,
     legend: { live: true },
-    hooks: { drawClear: [(u) => drawBands(u, spec)], draw: [(u) => drawMarks(u, spec, fg)] },
+    hooks: {
+      drawClear: [(u) => drawBands(u, current.spec)],
+      draw: [(u) => drawMarks(u, current.spec, fg)],
+    },
   };
 }
 
@@ -115,6 +161,9 @@ function drawBands(u: uPlot, spec: ChartSpec): void {
     ctx.fillRect(left, u.bbox.top, Math.max(1, right - left), u.bbox.height);
     ctx.fillStyle = cssVar('--muted', '#57606a');
     ctx.font = `${12 * devicePixelRatio}px system-ui, sans-serif`;
+    // uPlot leaves its axes' alignment on the context: a redraw would otherwise right-align this.
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'alphabetic';
     ctx.fillText(band.label, left + 4 * devicePixelRatio, u.bbox.top + 14 * devicePixelRatio);
     ctx.restore();
   }
@@ -135,22 +184,34 @@ function drawMarks(u: uPlot, spec: ChartSpec, color: string): void {
     ctx.stroke();
     ctx.fillStyle = color;
     ctx.font = `${12 * devicePixelRatio}px system-ui, sans-serif`;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'alphabetic';
     ctx.fillText(mark.label, x + 4 * devicePixelRatio, u.bbox.top + 28 * devicePixelRatio);
     ctx.restore();
   }
 }
 
-const plots = new Map<string, { plot: uPlot; spec: ChartSpec }>();
+const plots = new Map<string, Drawn>();
+
+const alignedData = (spec: ChartSpec): uPlot.AlignedData => [
+  spec.x.values,
+  ...spec.series.map((s) => s.values),
+];
+
+/** What a test reads to check the picture against the data: series and points drawn. */
+function record(el: HTMLElement, plot: uPlot): void {
+  el.dataset.series = String(plot.data.length - 1);
+  el.dataset.points = String(plot.data[0]?.length ?? 0);
+}
 
 function draw(spec: ChartSpec): void {
   const el = document.querySelector<HTMLElement>(`[data-chart="${spec.id}"]`);
   if (el === null) return;
   const width = Math.max(320, el.clientWidth || 900);
-  const data: uPlot.AlignedData = [spec.x.values, ...spec.series.map((s) => s.values)];
-  const plot = new uPlot(options(spec, width), data, el);
-  plots.set(spec.id, { plot, spec });
-  el.dataset.series = String(plot.data.length - 1);
-  el.dataset.points = String(plot.data[0]?.length ?? 0);
+  const drawn = { spec } as Drawn;
+  drawn.plot = new uPlot(options(drawn, width), alignedData(spec), el);
+  plots.set(spec.id, drawn);
+  record(el, drawn.plot);
 }
 
 function readData(): PageData {
@@ -158,31 +219,106 @@ function readData(): PageData {
   return JSON.parse(text) as PageData;
 }
 
-interface LiveInterval {
-  atS: number;
-  tps: number;
-  target?: string;
+/**
+ * A chart a live update brought (the first disk figures, a new type): its figure goes after the
+ * chart before it in `order`, else first among the section's charts.
+ */
+function addFigure(spec: ChartSpec, anchor: string, order: readonly ChartSpec[]): void {
+  const section = document.getElementById(anchor);
+  if (section === null) return;
+  const figure = document.createElement('figure');
+  figure.id = spec.id;
+  figure.className = 'chart-figure';
+  const caption = document.createElement('figcaption');
+  const link = document.createElement('a');
+  link.href = `#${spec.id}`;
+  link.textContent = spec.title;
+  caption.append(link);
+  const chart = document.createElement('div');
+  chart.className = 'chart';
+  chart.dataset.chart = spec.id;
+  figure.append(caption, chart);
+  const before = order
+    .slice(0, order.indexOf(spec))
+    .reverse()
+    .map((s) => document.getElementById(s.id))
+    .find((el) => el !== null);
+  if (before) before.after(figure);
+  else {
+    const first = section.querySelector('figure');
+    if (first) first.before(figure);
+    else section.append(figure);
+  }
+}
+
+const sameSeries = (a: ChartSpec, b: ChartSpec): boolean =>
+  a.series.length === b.series.length && a.series.every((s, i) => s.label === b.series[i]!.label);
+
+/** The numbers beside a chart, redone from its spec as the page's own were (kept open if open). */
+function renderNumbers(spec: ChartSpec): void {
+  const figure = document.getElementById(spec.id);
+  if (figure === null) return;
+  let details = figure.querySelector('details.numbers');
+  if (details === null) {
+    details = document.createElement('details');
+    details.className = 'numbers';
+    figure.append(details);
+  }
+  const { head, rows } = numbersTable(spec);
+  const summary = document.createElement('summary');
+  summary.textContent = numbersSummary(spec);
+  const table = document.createElement('table');
+  const headRow = table.createTHead().insertRow();
+  for (const h of head) headRow.append(Object.assign(document.createElement('th'), { textContent: h }));
+  const body = table.createTBody();
+  for (const r of rows) {
+    const tr = body.insertRow();
+    for (const v of r) tr.insertCell().textContent = v;
+  }
+  details.replaceChildren(summary, table);
+}
+
+/** Redraws a live section's charts over time from its rows, through the server's own functions. */
+function redraw(section: LiveSection): void {
+  const { head, monitor } = timeSeriesCharts(section.anchor, section);
+  const order = [...head, ...monitor];
+  for (const spec of order) {
+    const drawn = plots.get(spec.id);
+    const el = document.querySelector<HTMLElement>(`[data-chart="${spec.id}"]`);
+    if (drawn !== undefined && el !== null && sameSeries(drawn.spec, spec)) {
+      drawn.spec = spec;
+      drawn.plot.setData(alignedData(spec));
+      record(el, drawn.plot);
+    } else {
+      // New series (a type's first transaction, another disk): drawn afresh.
+      drawn?.plot.destroy();
+      plots.delete(spec.id);
+      if (el === null) addFigure(spec, section.anchor, order);
+      draw(spec);
+    }
+    renderNumbers(spec);
+  }
 }
 
 /**
- * A live dashboard: each interval is added to the throughput chart as it comes; at the end the
- * final report replaces the page (it arrives whole, so the page needs nothing more from txbench).
+ * A live dashboard: each interval pushed is added to its run's rows and every chart over time is
+ * redrawn from them; at the end the final report replaces the page (it arrives whole, so the page
+ * needs nothing more from txbench).
  */
-function listen(eventsPath: string): void {
+function listen(eventsPath: string, sections: readonly LiveSection[]): void {
   const events = new EventSource(eventsPath);
   let updates = 0;
   events.addEventListener('interval', (e) => {
-    const interval = JSON.parse((e as MessageEvent<string>).data) as LiveInterval;
+    const row = JSON.parse((e as MessageEvent<string>).data) as IntervalRow;
     document.body.dataset.updates = String(++updates);
-    const tps = [...plots.values()].find((p) => p.spec.id.endsWith('-tps') && p.spec.series.length === 1);
-    if (tps === undefined || interval.target !== undefined) return;
-    const [x = [], y = []] = tps.plot.data;
-    tps.plot.setData([
-      [...x, interval.atS],
-      [...(y as (number | null)[]), interval.tps],
-    ]);
-    const el = document.querySelector<HTMLElement>(`[data-chart="${tps.spec.id}"]`);
-    if (el) el.dataset.points = String(x.length + 1);
+    // The live page shows the one run in progress.
+    const section = sections[0];
+    if (section === undefined) return;
+    // An interval the page was drawn with already (written to the file before the page loaded).
+    const last = section.rows.findLast((r) => r.target === row.target);
+    if (last !== undefined && last.atS >= row.atS) return;
+    section.rows.push(row);
+    redraw(section);
   });
   events.addEventListener('final', (e) => {
     events.close();
@@ -196,7 +332,7 @@ function listen(eventsPath: string): void {
 function main(): void {
   const data = readData();
   data.charts.forEach(draw);
-  if (data.live) listen(data.live.eventsPath);
+  if (data.live) listen(data.live.eventsPath, data.live.sections);
   document.body.dataset.charts = String(data.charts.length);
   // The numbers beside each chart are in a toggle: open them all for print.
   window.addEventListener('beforeprint', () => {

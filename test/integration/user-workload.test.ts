@@ -1,16 +1,16 @@
 /**
  * The example user workload (examples/kv.ts, TypeScript loaded through jiti, importing `txbench`)
- * loaded and run through the CLI on the embedded PostgreSQL and on SQLite, as the README shows.
+ * loaded and run through the CLI on the embedded PostgreSQL, MariaDB and SQLite, as the README shows.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectFor } from '../../dist/dialects/for-url.js';
 import { makeTempDir, removeDir, REPO_ROOT, runCli } from './helpers.js';
-import { startTestTarget, type TestTarget } from './targets/index.js';
+import { dialectsUnderTest, startTestTarget, type TestTarget } from './targets/index.js';
 
 const KV = path.join(REPO_ROOT, 'examples', 'kv.ts');
 
-for (const name of ['postgres', 'sqlite'] as const) {
+for (const name of dialectsUnderTest()) {
   describe(`examples/kv.ts on ${name}`, () => {
     let target: TestTarget;
     let dir: string;

@@ -8,8 +8,9 @@
  *   oltp_write_only with other counts.
  * - MariaDB: SHOW GLOBAL STATUS deltas of Com_select, Com_update, Com_insert, Com_delete, Com_begin
  *   and Com_commit per Com_commit. Writes, BEGIN and COMMIT come only from the transactions and
- *   must be equal; a tool's own start-up SELECTs (sysbench's and txbench's: server version,
- *   what is loaded) land in Com_select too, so reads must agree to 0.1 per transaction.
+ *   must be equal. A tool's own start-up SELECTs (server version, what is loaded) land in
+ *   Com_select too, a fixed few per run: the reads are sysbench's per transaction when what is
+ *   left over is fewer than the transactions (one read more per transaction would leave more).
  *
  * One thread (one terminal) each, no think time: every transaction completes, none collide.
  */
@@ -256,14 +257,12 @@ describe('sysbench cross-check on MariaDB (Com_* counters)', () => {
     }
   }
 
-  /** Each counter's delta per Com_commit over `go`. */
+  /** Each counter's delta over `go`. */
   async function measure(go: () => Promise<unknown>): Promise<PerTx> {
     const before = await status();
     await go();
     const after = await status();
-    const commits = after.Com_commit! - before.Com_commit!;
-    expect(commits).toBeGreaterThan(0);
-    return Object.fromEntries(COUNTERS.map((k) => [k, (after[k]! - before[k]!) / commits]));
+    return Object.fromEntries(COUNTERS.map((k) => [k, after[k]! - before[k]!]));
   }
 
   beforeAll(async () => {
@@ -304,12 +303,21 @@ describe('sysbench cross-check on MariaDB (Com_* counters)', () => {
     await removeDir(dir);
   });
 
-  /** Writes, BEGIN and COMMIT per transaction exactly; reads to within the tools' start-up SELECTs. */
-  function expectSame(ours: PerTx, theirs: PerTx): void {
-    for (const k of ['Com_update', 'Com_insert', 'Com_delete', 'Com_begin', 'Com_commit']) {
-      expect(ours[k], k).toBe(theirs[k]);
+  /** oltp_read_write's defaults per transaction: 14 reads, 2 updates, a delete, an insert, BEGIN, COMMIT. */
+  function expectReadWrite(run: PerTx, tool: string): void {
+    const commits = run.Com_commit!;
+    expect(commits, tool).toBeGreaterThan(20);
+    for (const [k, n] of [
+      ['Com_update', 2],
+      ['Com_insert', 1],
+      ['Com_delete', 1],
+      ['Com_begin', 1],
+    ] as const) {
+      expect(run[k]! / commits, `${tool} ${k}`).toBe(n);
     }
-    expect(Math.abs(ours.Com_select! - theirs.Com_select!), 'Com_select').toBeLessThan(0.1);
+    const extra = run.Com_select! - 14 * commits;
+    expect(extra, `${tool} Com_select beyond 14 per transaction`).toBeGreaterThanOrEqual(0);
+    expect(extra, `${tool} Com_select beyond 14 per transaction`).toBeLessThan(commits);
   }
 
   it("oltp_read_write: txbench on sysbench's tables, sysbench on txbench's", async () => {
@@ -317,10 +325,9 @@ describe('sysbench cross-check on MariaDB (Com_* counters)', () => {
     const txbenchOnPrepared = await measure(() => txbenchRun(dir, prepared, 'oltp_read_write', {}));
     const sysbenchOnLoaded = await measure(() => sysbench(loaded, 'oltp_read_write', 'run', {}));
     const txbenchOnLoaded = await measure(() => txbenchRun(dir, loaded, 'oltp_read_write', {}));
-    expect(sysbenchOnPrepared).toMatchObject({ Com_update: 2, Com_insert: 1, Com_delete: 1, Com_begin: 1 });
-    expect(Math.round(sysbenchOnPrepared.Com_select!)).toBe(14);
-    expectSame(txbenchOnPrepared, sysbenchOnPrepared);
-    expectSame(sysbenchOnLoaded, sysbenchOnPrepared);
-    expectSame(txbenchOnLoaded, sysbenchOnPrepared);
+    expectReadWrite(sysbenchOnPrepared, 'sysbench on tables sysbench prepared');
+    expectReadWrite(txbenchOnPrepared, 'txbench on tables sysbench prepared');
+    expectReadWrite(sysbenchOnLoaded, 'sysbench on tables txbench loaded');
+    expectReadWrite(txbenchOnLoaded, 'txbench on tables txbench loaded');
   });
 });

@@ -150,7 +150,8 @@ export const workload = defineWorkload<SysbenchOptions, SysbenchRecord, null, Co
     const tableSize = options.tableSize ?? Number(row?.n ?? 0);
     return tableSize > 0 ? { tables, tableSize } : undefined;
   },
-  describeRecord: (r) => `${r.tables} tables x ${r.tableSize.toLocaleString('en-US')} rows`,
+  describeRecord: (r) =>
+    `${r.tables} table${r.tables === 1 ? '' : 's'} x ${r.tableSize.toLocaleString('en-US')} rows`,
   loader: {
     plan: (options) => ({
       tables: options.tables ?? LOAD_TABLES,
@@ -237,7 +238,7 @@ export const workload = defineWorkload<SysbenchOptions, SysbenchRecord, null, Co
     return {
       config: { script, tables, tableSize, rangeSize, randType, plan, statementsPerTransaction: perEvent },
       defaultTerminals: 1,
-      scale: `${tables} tables x ${tableSize.toLocaleString('en-US')} rows, ${script}`,
+      scale: `${tables} table${tables === 1 ? '' : 's'} x ${tableSize.toLocaleString('en-US')} rows, ${script}`,
       terminal: () => null,
       newCounters: () => ({ reads: 0, writes: 0, other: 0 }),
       async open(url, slots) {

@@ -26,6 +26,7 @@ export interface BenchConfig {
   };
   loader: { warehouses: number };
   ceiling: { warehouses: number; terminals: readonly number[]; warmupMs: number; durationMs: number };
+  sysbench: { tables: number; tableSize: number; threads: number; warmupMs: number; durationMs: number };
 }
 
 export const ENV_KEYS = [
@@ -36,6 +37,7 @@ export const ENV_KEYS = [
   'BENCH_PGBENCH_WEIGHTS',
   'BENCH_SCHEDULER_TERMINALS',
   'BENCH_LOAD_WAREHOUSES',
+  'BENCH_SYSBENCH_TABLE_SIZE',
 ] as const;
 
 function numberList(text: string | undefined, fallback: readonly number[], name: string): number[] {
@@ -54,7 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   const loadWarehouses = numberList(env.BENCH_LOAD_WAREHOUSES, [10], 'BENCH_LOAD_WAREHOUSES')[0] ?? 10;
   return {
     scale,
-    sections: new Set(numberList(env.BENCH_SECTIONS, [1, 2, 3, 4, 5, 6], 'BENCH_SECTIONS')),
+    sections: new Set(numberList(env.BENCH_SECTIONS, [1, 2, 3, 4, 5, 6, 7], 'BENCH_SECTIONS')),
     out: env.BENCH_OUT ?? 'bench.json',
     clientCost: { warehouses: 4, terminals: 4, connections: 4, warmupMs: ms(10_000), durationMs: ms(60_000) },
     pgbenchWeights: numberList(env.BENCH_PGBENCH_WEIGHTS, [10, 10, 1, 1, 1], 'BENCH_PGBENCH_WEIGHTS'),
@@ -72,5 +74,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     },
     loader: { warehouses: loadWarehouses },
     ceiling: { warehouses: 2, terminals: [1, 2, 4, 8, 16], warmupMs: ms(3_000), durationMs: ms(10_000) },
+    sysbench: {
+      tables: 4,
+      tableSize:
+        numberList(env.BENCH_SYSBENCH_TABLE_SIZE, [100_000], 'BENCH_SYSBENCH_TABLE_SIZE')[0] ?? 100_000,
+      threads: 4,
+      warmupMs: ms(10_000),
+      durationMs: ms(60_000),
+    },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: proves txbench is not the bottleneck, side by side with the limits on this
- * machine. Six sections (client cost, pgbench, scheduler, loader, ceiling, monitoring); a failing section is
+ * machine. Seven sections (client cost, pgbench, scheduler, loader, ceiling, monitoring, sysbench); a failing section is
  * recorded with its one-line reason and the others go on. Prints one table per section and a
  * summary of targets; writes bench.json. Environment: see config.ts (BENCH_SCALE, BENCH_SECTIONS…).
  */
@@ -14,6 +14,7 @@ import { LOADER_TARGETS, loaderSection, loaderTable } from './loader.js';
 import { describeMachine, machine } from './machine.js';
 import { startCluster, type PgCluster } from './pg-cluster.js';
 import { PGBENCH_TARGETS, pgbenchSection, pgbenchTable, type PgbenchData } from './pgbench.js';
+import { SYSBENCH_TARGETS, sysbenchSection, sysbenchTable } from './sysbench.js';
 import { renderReport, writeReport } from './report.js';
 import { SCHEDULER_TARGETS, schedulerSection, schedulerTable } from './scheduler.js';
 import { log, oneLine, section, type SectionRecord } from './sections.js';
@@ -44,9 +45,9 @@ async function main(): Promise<number> {
   let cluster: PgCluster | undefined;
   let postgresInfo: { version: string; settings: Readonly<Record<string, string>> } | undefined;
   let clusterError: string | undefined;
-  if ([1, 2, 4, 6].some((s) => selected.has(s))) {
+  if ([1, 2, 4, 6, 7].some((s) => selected.has(s))) {
     try {
-      log('starting PostgreSQL 15 for sections 1, 2, 4 and 6');
+      log('starting PostgreSQL 15 for sections 1, 2, 4, 6 and 7');
       cluster = await startCluster();
       postgresInfo = { version: cluster.version, settings: cluster.settings };
     } catch (err) {
@@ -114,6 +115,18 @@ async function main(): Promise<number> {
       selected.has(4),
       () => loaderSection(needCluster(), cfg.loader, p(4)),
       loaderTable,
+    );
+    await section(
+      records,
+      {
+        id: 7,
+        key: 'sysbench',
+        title: 'sysbench OLTP against sysbench 1.0.20 (same tables, 4 threads)',
+        targets: SYSBENCH_TARGETS,
+      },
+      selected.has(7),
+      () => sysbenchSection(needCluster(), cfg.sysbench, p(7)),
+      sysbenchTable,
     );
   } finally {
     if (cluster) {

@@ -6,8 +6,12 @@ import { startNode, lastLine } from './children.js';
 import { hostBusyS } from './host-cpu.js';
 import { clusterCpuS } from './proc-stat.js';
 import type { FromRunChild, RunChildRequest } from './run-child.js';
+import type { HeadlineFigure, OptionValues } from '../workloads/workload.js';
 
 export interface RunSpec {
+  /** The workload (default tpcc, with `warehouses` and `procedures` as its options). */
+  workload?: string;
+  workloadOptions?: OptionValues;
   procedures: boolean;
   terminals: number;
   connections: number;
@@ -32,6 +36,7 @@ interface ReportSummary {
     retries: number;
     responseMs: { avg: number; p90: number; p99: number };
     clientCpu: { userS: number; systemS: number; coresUsed: number; usPerTransaction: number };
+    figures?: HeadlineFigure[];
   };
 }
 
@@ -53,6 +58,8 @@ export interface RunFigures {
   server: { cpuS: number; coresUsed: number; usPerTransaction: number } | null;
   /** Busy CPU of everything else on the machine over the window, in cores (null without a server pid). */
   otherCores: number | null;
+  /** The workload's headline figures (sysbench: QPS, reads, writes, other). */
+  figures?: HeadlineFigure[] | undefined;
 }
 
 const RUN_CHILD = new URL('./run-child.js', import.meta.url);
@@ -60,8 +67,8 @@ const RUN_CHILD = new URL('./run-child.js', import.meta.url);
 export async function runTxbench(url: string, spec: RunSpec, postmasterPid?: number): Promise<RunFigures> {
   const request: RunChildRequest = {
     url,
-    workload: 'tpcc',
-    workloadOptions: { warehouses: spec.warehouses, procedures: spec.procedures },
+    workload: spec.workload ?? 'tpcc',
+    workloadOptions: spec.workloadOptions ?? { warehouses: spec.warehouses, procedures: spec.procedures },
     options: {
       terminals: spec.terminals,
       connections: spec.connections,
@@ -138,6 +145,7 @@ export async function runTxbench(url: string, spec: RunSpec, postmasterPid?: num
     client: s.clientCpu,
     server,
     otherCores,
+    figures: s.figures,
   };
 }
 

@@ -12,7 +12,7 @@ import { parseCommand, type OptionalValues, type OptionSpecs } from './args.js';
 export const WORKLOAD_FLAG = { workload: { type: 'string' } } as const satisfies OptionSpecs;
 
 /** The line `--help` gives the flag. */
-export const WORKLOAD_HELP = `  --workload NAME    tpcc (default), tpcb, or the path of a workload file (.ts, .js, .mjs)`;
+export const WORKLOAD_HELP = `  --workload NAME    tpcc (default), tpcb, sysbench, or the path of a workload file (.ts, .js, .mjs)`;
 
 /** The `--workload` value among raw arguments (the last one wins), or the default. */
 export function workloadRefFrom(argv: readonly string[]): string {

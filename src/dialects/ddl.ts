@@ -4,8 +4,18 @@
  * write CREATE TABLE themselves.
  */
 
-/** Column types as workloads declare them; each dialect maps them to its own. */
-export type ColumnType =
+/**
+ * Column types as workloads declare them; each dialect maps them to its own. `notNull` and
+ * `default` are spelled the same everywhere (sysbench's `k INTEGER DEFAULT '0' NOT NULL`), so the
+ * schema renders them, not the flavor.
+ */
+export type ColumnType = BaseColumnType & {
+  notNull?: boolean | undefined;
+  /** A constant default: a number, or a string (quoted when rendered). */
+  default?: number | string | undefined;
+};
+
+export type BaseColumnType =
   | { kind: 'int' }
   | { kind: 'bigint' }
   /**

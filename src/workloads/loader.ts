@@ -116,6 +116,7 @@ export async function loadWorkload(
       jobs,
       afterDataStatements(dialect.ddl, tables).map((k) => k.statements),
     );
+    await workload.loader.afterData?.(db, dialect, record);
     const indexesDone = performance.now();
 
     progress('analyze');

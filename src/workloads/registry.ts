@@ -17,6 +17,7 @@ export const DEFAULT_WORKLOAD = 'tpcc';
 const BUILT_IN: Readonly<Record<string, () => Promise<Workload>>> = {
   tpcc: async () => (await import('./tpcc/workload.js')).workload as unknown as Workload,
   tpcb: async () => (await import('./tpcb/workload.js')).workload as unknown as Workload,
+  sysbench: async () => (await import('./sysbench/workload.js')).workload as unknown as Workload,
 };
 
 export const BUILT_IN_WORKLOADS: readonly string[] = Object.keys(BUILT_IN);

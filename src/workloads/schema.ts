@@ -22,10 +22,17 @@ export function columnNames(table: TableSpec): string[] {
 export function createTableStatement(flavor: DdlFlavor, table: TableSpec): string {
   const key = table.primaryKey ?? [];
   const columns = table.columns.map(
-    ([name, type]) => `${name} ${flavor.columnType(type)}${key.includes(name) ? ' not null' : ''}`,
+    ([name, type]) =>
+      `${name} ${flavor.columnType(type)}${defaultClause(type)}${key.includes(name) || type.notNull ? ' not null' : ''}`,
   );
   if (flavor.keysInCreateTable && key.length > 0) columns.push(`primary key (${key.join(', ')})`);
   return `create table ${table.name} (${columns.join(', ')})${flavor.tableSuffix ?? ''}`;
+}
+
+function defaultClause(type: ColumnType): string {
+  const d = type.default;
+  if (d === undefined) return '';
+  return typeof d === 'number' ? ` default ${d}` : ` default '${d.replaceAll("'", "''")}'`;
 }
 
 /**

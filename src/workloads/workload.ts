@@ -168,6 +168,11 @@ export interface WorkloadLoader<
   expectedBytes?(record: L): number;
   /** What a progress unit is called, plural (`warehouses`), and how many there are. */
   units?(record: L): { name: string; count: number };
+  /**
+   * Runs once the data, keys and indexes are in, before the analyze: what the bulk path cannot do
+   * (sysbench on PostgreSQL: move each `serial` sequence past the ids the loader wrote).
+   */
+  afterData?(db: Db, dialect: Dialect, record: L): Promise<void>;
 }
 
 /** What of a workload the database holds. */

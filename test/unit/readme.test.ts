@@ -18,6 +18,8 @@ interface Table {
   rows: string[][];
   /** The `txbench COMMAND` the nearest code block above the table runs last. */
   command: string | undefined;
+  /** That command's `--workload`, whose options the table may document. */
+  workload: string | undefined;
 }
 
 const cells = (line: string): string[] =>
@@ -32,16 +34,20 @@ function tables(markdown: string): Table[] {
   const lines = markdown.split('\n');
   const out: Table[] = [];
   let command: string | undefined;
+  let workload: string | undefined;
   let inCode = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.startsWith('```')) inCode = !inCode;
     if (inCode) {
-      for (const m of line.matchAll(/\btxbench ([a-z]+)/g)) command = m[1];
+      for (const m of line.matchAll(/\btxbench ([a-z]+)/g)) {
+        command = m[1];
+        workload = workloadIn(line);
+      }
       continue;
     }
     if (!line.startsWith('|') || !/^\|[\s:|-]+\|$/.test(lines[i + 1]?.trim() ?? '')) continue;
-    const table: Table = { header: cells(line), rows: [], command };
+    const table: Table = { header: cells(line), rows: [], command, workload };
     for (i += 2; i < lines.length && lines[i]!.startsWith('|'); i++) table.rows.push(cells(lines[i]!));
     out.push(table);
   }
@@ -49,17 +55,22 @@ function tables(markdown: string): Table[] {
 }
 
 /** Each `npx txbench …` line of the shell code blocks (continuations joined, comments dropped). */
-function shellCommands(markdown: string): { command: string; flags: string[]; text: string }[] {
+function shellCommands(
+  markdown: string,
+): { command: string; flags: string[]; text: string; workload: string | undefined }[] {
   const blocks = [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  const out: { command: string; flags: string[]; text: string }[] = [];
+  const out: { command: string; flags: string[]; text: string; workload: string | undefined }[] = [];
   for (const block of blocks) {
     for (const text of block.replace(/\\\n/g, ' ').split('\n')) {
       const m = /^\s*npx txbench ([a-z]+)(.*)$/.exec(text.replace(/\s#.*$/, ''));
-      if (m) out.push({ command: m[1]!, flags: flagsIn(m[2]!), text });
+      if (m) out.push({ command: m[1]!, flags: flagsIn(m[2]!), text, workload: workloadIn(text) });
     }
   }
   return out;
 }
+
+/** The `--workload NAME` a command line names: its options are flags of the command then. */
+const workloadIn = (text: string): string | undefined => /--workload[ =](\S+)/.exec(text)?.[1];
 
 const flagsIn = (text: string): string[] => [
   ...new Set([...text.matchAll(/--[a-z][a-z-]*/g)].map((m) => m[0])),
@@ -100,9 +111,13 @@ async function cli(args: string[]): Promise<Outcome> {
  * Whether `command` accepts `flag`. With `--help` after it nothing runs: a known flag prints the
  * help (as `--flag=1` when it takes a value, bare when it is a switch); an unknown one is refused.
  */
-async function accepts(command: string, flag: string): Promise<boolean> {
+async function accepts(command: string, flag: string, workload?: string): Promise<boolean> {
+  // `--workload` takes a workload's name: a made-up value would be refused as unknown.
+  if (flag === '--workload')
+    return (await cli([command, '--workload', workload ?? 'tpcc', '--help'])).code === ExitCode.ok;
+  const named = workload === undefined ? [] : ['--workload', workload];
   for (const form of [[`${flag}=1`], [flag]]) {
-    if ((await cli([command, ...form, '--help'])).code === ExitCode.ok) return true;
+    if ((await cli([command, ...named, ...form, '--help'])).code === ExitCode.ok) return true;
   }
   return false;
 }
@@ -137,9 +152,9 @@ describe('README: commands', () => {
   });
 
   it('every command and flag in the shell examples is accepted', async () => {
-    for (const { command, flags, text } of shellCommands(README)) {
+    for (const { command, flags, text, workload } of shellCommands(README)) {
       expect((await cli([command, '--help'])).code, text).toBe(ExitCode.ok);
-      for (const flag of flags) expect(await accepts(command, flag), `${text}: ${flag}`).toBe(true);
+      for (const flag of flags) expect(await accepts(command, flag, workload), `${text}: ${flag}`).toBe(true);
     }
   });
 });
@@ -148,12 +163,16 @@ describe('README: flag tables', () => {
   it('every flag is accepted by the command the table documents, and is in its --help', async () => {
     for (const table of FLAG_TABLES) {
       expect(table.command).toBeDefined();
-      const help = await cli([table.command!, '--help']);
+      const named = table.workload === undefined ? [] : ['--workload', table.workload];
+      const help = await cli([table.command!, ...named, '--help']);
       for (const [first] of table.rows) {
         const flags = flagsIn(first!);
         expect(flags.length, first).toBeGreaterThan(0);
         for (const flag of flags) {
-          expect(await accepts(table.command!, flag), `txbench ${table.command} ${flag}`).toBe(true);
+          expect(
+            await accepts(table.command!, flag, table.workload),
+            `txbench ${table.command} ${flag}`,
+          ).toBe(true);
           expect(help.out, `txbench ${table.command} --help names ${flag}`).toContain(flag);
         }
       }

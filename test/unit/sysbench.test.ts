@@ -1,0 +1,180 @@
+/**
+ * sysbench's random distributions (sb_rand.c's definitions, with its default parameters) and the
+ * statements each oltp_* script issues per transaction, recorded from the event itself.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Session } from '../../src/dialects/connections.js';
+import { Rng } from '../../src/random/rng.js';
+import { runEvent } from '../../src/workloads/sysbench/event.js';
+import {
+  C_TEMPLATE,
+  PAD_TEMPLATE,
+  RAND_TYPES,
+  randFunction,
+  randString,
+} from '../../src/workloads/sysbench/rand.js';
+import {
+  SCRIPTS,
+  countsOf,
+  planOf,
+  tableStatements,
+  type CountOptions,
+  type ScriptName,
+} from '../../src/workloads/sysbench/scripts.js';
+
+const N = 200_000;
+
+function draws(type: (typeof RAND_TYPES)[number], a: number, b: number): number[] {
+  const rng = new Rng(42);
+  const f = randFunction(type);
+  return Array.from({ length: N }, () => f(rng, a, b));
+}
+
+const share = (xs: number[], p: (x: number) => boolean): number => xs.filter(p).length / xs.length;
+const mean = (xs: number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+
+describe('sysbench --rand-type', () => {
+  for (const type of RAND_TYPES) {
+    it(`${type} stays within [a, b] and gives integers`, () => {
+      const xs = draws(type, 1, 10_000);
+      expect(xs.reduce((m, x) => Math.min(m, x))).toBeGreaterThanOrEqual(1);
+      expect(xs.reduce((m, x) => Math.max(m, x))).toBeLessThanOrEqual(10_000);
+      expect(xs.every(Number.isInteger)).toBe(true);
+    });
+  }
+
+  it('uniform: every value about equally often', () => {
+    const xs = draws('uniform', 1, 10);
+    for (let v = 1; v <= 10; v++) expect(share(xs, (x) => x === v)).toBeCloseTo(0.1, 2);
+  });
+
+  it('gaussian: the mean of 12 uniforms, centred with sd range/sqrt(144)', () => {
+    const xs = draws('gaussian', 1, 10_000);
+    const m = mean(xs);
+    const sd = Math.sqrt(mean(xs.map((x) => (x - m) ** 2)));
+    expect(m).toBeGreaterThan(4_950);
+    expect(m).toBeLessThan(5_050);
+    expect(sd).toBeGreaterThan(10_000 / 12 - 30);
+    expect(sd).toBeLessThan(10_000 / 12 + 30);
+  });
+
+  it('special: 75% of the values in the middle 1% of the range', () => {
+    const xs = draws('special', 1, 10_000);
+    // rand-spec-pct=1: the middle 1% is [t/2 - t/200, t/2 + t/200] around the range's centre.
+    const inMiddle = share(xs, (x) => x >= 4_950 && x <= 5_051);
+    // The other 25% are gaussian over the range; a few of those land in the middle too.
+    expect(inMiddle).toBeGreaterThan(0.75);
+    expect(inMiddle).toBeLessThan(0.78);
+  });
+
+  it('pareto (h = 0.2): 80% of the values in the first 20% of the range', () => {
+    const xs = draws('pareto', 1, 10_000);
+    expect(share(xs, (x) => x <= 2_000)).toBeCloseTo(0.8, 2);
+  });
+
+  it('zipfian (exponent 0.8): P(k) proportional to k^-0.8', () => {
+    const xs = draws('zipfian', 1, 1_000);
+    const p1 = share(xs, (x) => x === 1);
+    const p2 = share(xs, (x) => x === 2);
+    const p10 = share(xs, (x) => x === 10);
+    expect(p1 / p2).toBeCloseTo(2 ** 0.8, 1);
+    expect(p1 / p10).toBeGreaterThan(10 ** 0.8 * 0.85);
+    expect(p1 / p10).toBeLessThan(10 ** 0.8 * 1.15);
+  });
+
+  it("rand.string: oltp_common.lua's c and pad shapes", () => {
+    const rng = new Rng(1);
+    const c = randString(rng, C_TEMPLATE, Buffer.alloc(C_TEMPLATE.length));
+    const pad = randString(rng, PAD_TEMPLATE, Buffer.alloc(PAD_TEMPLATE.length));
+    expect(c).toHaveLength(119);
+    expect(c).toMatch(/^\d{11}(-\d{11}){9}$/);
+    expect(pad).toHaveLength(59);
+    expect(pad).toMatch(/^\d{11}(-\d{11}){4}$/);
+  });
+});
+
+const DEFAULTS: CountOptions = {
+  pointSelects: 10,
+  simpleRanges: 1,
+  sumRanges: 1,
+  orderRanges: 1,
+  distinctRanges: 1,
+  indexUpdates: 1,
+  nonIndexUpdates: 1,
+  deleteInserts: 1,
+  skipTrx: false,
+};
+
+/** A session that records the statements it is given (no database: the event's own sequence). */
+function recorder(): { session: Session; log: string[] } {
+  const log: string[] = [];
+  const session: Session = {
+    dialect: 'postgres',
+    param: (i) => `$${i}`,
+    query: async (sql) => (log.push(sql), []),
+    execute: async (sql) => (log.push(sql), 1),
+    begin: async () => void log.push('BEGIN'),
+    commit: async () => void log.push('COMMIT'),
+    rollback: async () => void log.push('ROLLBACK'),
+  };
+  return { session, log };
+}
+
+async function issued(script: ScriptName, options: CountOptions): Promise<string[]> {
+  const { session, log } = recorder();
+  await runEvent(session, new Rng(7), {
+    plan: planOf(script, options),
+    tables: [1, 2, 3].map((t) => tableStatements(t, (i) => `$${i}`)),
+    tableSize: 1000,
+    rangeSize: 100,
+    rand: randFunction('uniform'),
+  });
+  return log.map((s) => s.replace(/sbtest\d/, 'sbtestN'));
+}
+
+describe('sysbench scripts: statements per transaction', () => {
+  const expected: Record<ScriptName, { reads: number; writes: number; other: number }> = {
+    oltp_read_write: { reads: 14, writes: 4, other: 2 },
+    oltp_read_only: { reads: 14, writes: 0, other: 2 },
+    oltp_write_only: { reads: 0, writes: 4, other: 2 },
+    oltp_point_select: { reads: 1, writes: 0, other: 0 },
+    oltp_update_index: { reads: 0, writes: 1, other: 0 },
+    oltp_update_non_index: { reads: 0, writes: 1, other: 0 },
+    oltp_insert: { reads: 0, writes: 1, other: 0 },
+    oltp_delete: { reads: 0, writes: 1, other: 0 },
+  };
+  for (const script of SCRIPTS) {
+    it(`${script} issues what sysbench 1.0.20's script issues`, async () => {
+      const counts = countsOf(planOf(script, DEFAULTS));
+      expect(counts).toEqual(expected[script]);
+      const log = await issued(script, DEFAULTS);
+      expect(log).toHaveLength(counts.reads + counts.writes + counts.other);
+      expect(log.filter((s) => s.startsWith('SELECT'))).toHaveLength(counts.reads);
+    });
+  }
+
+  it('oltp_read_write: 18 statements inside BEGIN/COMMIT, in oltp_common.lua order and text', async () => {
+    const log = await issued('oltp_read_write', DEFAULTS);
+    expect(log).toEqual([
+      'BEGIN',
+      ...Array<string>(10).fill('SELECT c FROM sbtestN WHERE id=$1'),
+      'SELECT c FROM sbtestN WHERE id BETWEEN $1 AND $2',
+      'SELECT SUM(k) FROM sbtestN WHERE id BETWEEN $1 AND $2',
+      'SELECT c FROM sbtestN WHERE id BETWEEN $1 AND $2 ORDER BY c',
+      'SELECT DISTINCT c FROM sbtestN WHERE id BETWEEN $1 AND $2 ORDER BY c',
+      'UPDATE sbtestN SET k=k+1 WHERE id=$1',
+      'UPDATE sbtestN SET c=$1 WHERE id=$2',
+      'DELETE FROM sbtestN WHERE id=$1',
+      'INSERT INTO sbtestN (id, k, c, pad) VALUES ($1, $2, $3, $4)',
+      'COMMIT',
+    ]);
+  });
+
+  it('the counts follow the options; --skip-trx drops BEGIN/COMMIT', async () => {
+    const options = { ...DEFAULTS, pointSelects: 3, sumRanges: 0, deleteInserts: 2, skipTrx: true };
+    expect(countsOf(planOf('oltp_read_write', options))).toEqual({ reads: 6, writes: 6, other: 0 });
+    expect(await issued('oltp_read_write', options)).toHaveLength(12);
+    // oltp_point_select always issues one point select, whatever --point-selects says.
+    expect(countsOf(planOf('oltp_point_select', options))).toEqual({ reads: 1, writes: 0, other: 0 });
+  });
+});

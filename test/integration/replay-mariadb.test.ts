@@ -118,6 +118,12 @@ describe('capture and replay on MariaDB', () => {
       300_000,
     );
     expect(replay.code, replay.stderr).toBe(0);
+    // Like every run, the replay's run directory has its HTML report, with the fidelity in it.
+    const runDir = /^run directory: (.+)$/m.exec(replay.stdout)?.[1];
+    expect(runDir, replay.stdout).toBeDefined();
+    expect(await readFile(path.join(runDir!, 'report.html'), 'utf8')).toContain(
+      'Replay fidelity per template',
+    );
     const f = (JSON.parse(await readFile(json, 'utf8')) as { fidelity: Fidelity }).fidelity;
     expect(f.statements.captured).toBeGreaterThan(500);
     expect(f.statements.asCaptured / f.statements.captured).toBeGreaterThanOrEqual(0.99);

@@ -17,6 +17,7 @@ import {
   targetsThroughputChart,
   throughputChart,
 } from './charts.js';
+import { fidelityParts } from './fidelity-section.js';
 import type { LoadedRun } from './load.js';
 import type { ChartSpec } from './model.js';
 
@@ -244,6 +245,10 @@ export function runSection(loaded: LoadedRun): RunSection {
     const cpu = hostCpuChart(`${anchor}-cpu`, timeRows);
     if (cpu) charts.push(cpu);
   }
+  const fidelity = fidelityParts(raw, anchor);
+  notes.push(...fidelity.notes);
+  tables.push(...fidelity.tables);
+  charts.push(...fidelity.charts);
   return {
     anchor,
     id: run.id,

@@ -5,7 +5,7 @@
  * itself (pg_stat_statements calls per queryid and database).
  *
  * The server is the distribution's PostgreSQL 15, not the embedded 17: pgreplay 1.2 reads bind
- * parameters only from a `parameters:` detail, which PostgreSQL 16 and later spell `Parameters:`.
+ * parameters only from a `parameters:` detail, which PostgreSQL 17 spells `Parameters:`.
  * The run has one terminal: pgreplay keeps the log's global order and hangs when a later statement
  * overtakes an earlier one on a hot row (its README says so), which concurrent TPC-C sessions on one
  * warehouse do at once.

@@ -97,6 +97,24 @@ describe('capture and replay on MariaDB', () => {
     expect(await logSettings()).toBe(before);
   });
 
+  it('a capture by a user who may not change settings: one line, exit 2, nothing changed', async () => {
+    const before = await logSettings();
+    // The test user has privileges on its own database only: no SUPER, no SYSTEM_VARIABLES_ADMIN.
+    const r = await runCli(dir, [
+      'capture',
+      '--db',
+      server.url,
+      '--duration',
+      '2s',
+      '--out',
+      path.join(dir, 'no.ndjson'),
+    ]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/capturing needs SUPER .*no setting was left changed/);
+    expect(r.stderr).not.toContain(new URL(server.url).password);
+    expect(await logSettings()).toBe(before);
+  });
+
   it('replays onto a fresh load of the same seed: >= 99% succeed, template counts equal, check passes', async () => {
     const json = path.join(dir, 'replay.json');
     const replay = await runCli(
@@ -125,7 +143,7 @@ describe('capture and replay on MariaDB', () => {
       'Replay fidelity per template',
     );
     const f = (JSON.parse(await readFile(json, 'utf8')) as { fidelity: Fidelity }).fidelity;
-    expect(f.statements.captured).toBeGreaterThan(500);
+    expect(f.statements.captured).toBeGreaterThan(200);
     expect(f.statements.asCaptured / f.statements.captured).toBeGreaterThanOrEqual(0.99);
     for (const t of f.templates) expect(t.replayed.count + t.replayed.errors, t.id).toBe(t.captured.count);
     const check = await runCli(dir, ['check', '--db', url('target')], 120_000);

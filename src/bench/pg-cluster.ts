@@ -46,7 +46,9 @@ export interface PgCluster {
   stop(): Promise<void>;
 }
 
-export async function startCluster(): Promise<PgCluster> {
+/** `extra` settings join (and override) SETTINGS, e.g. a test's statement logging and preloaded modules. */
+export async function startCluster(extra: Readonly<Record<string, string>> = {}): Promise<PgCluster> {
+  const settings = { ...SETTINGS, ...extra };
   for (const bin of ['initdb', 'postgres']) {
     if (!existsSync(path.join(PG_BIN, bin))) {
       throw new Error(
@@ -76,7 +78,7 @@ export async function startCluster(): Promise<PgCluster> {
       )?.[1] ?? (await readFile(path.join(dataDir, 'PG_VERSION'), 'utf8')).trim();
     const port = await freePort();
     const args = ['-D', dataDir, '-p', String(port)];
-    for (const [k, v] of Object.entries(SETTINGS)) args.push('-c', `${k}=${v}`);
+    for (const [k, v] of Object.entries(settings)) args.push('-c', `${k}=${v}`);
     const log = openSync(logFile, 'a');
     if (ids) await chown(logFile, ids.uid, ids.gid);
     const child = spawn(path.join(PG_BIN, 'postgres'), args, {
@@ -102,7 +104,7 @@ export async function startCluster(): Promise<PgCluster> {
       pid: child.pid!,
       baseDir,
       version,
-      settings: SETTINGS,
+      settings,
       url,
       async createDatabase(name) {
         const sql = postgres(url('postgres'), { max: 1, onnotice: () => undefined });

@@ -2,6 +2,7 @@ import { parseDurationMs } from '../config/duration.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { formatFidelity } from '../report/fidelity.js';
 import { checkResultsDir, RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
+import { checkReplayable, type ReplayPlan } from '../replay/plan.js';
 import { ReplayRun, type ReplayOptions } from '../replay/replay-run.js';
 import { TARGET_OPTIONS } from './args.js';
 import { parseWithOperands } from './positionals.js';
@@ -74,12 +75,13 @@ export async function replayCommand(argv: string[]): Promise<number> {
   if (options.intervalMs < 100) throw new UsageError('--interval must be at least 100ms');
   const outDir = values.out ?? 'results';
   await checkResultsDir(outDir);
+  await checkReplayable(file);
   return withTarget(values, { create: false }, async (target) => {
     const runDir = await RunDirectory.create(outDir, new Date(), 'run');
     const run = new ReplayRun(file, target.url, target.spec.label, options, {
       onStart: (plan) =>
         console.error(
-          `replaying ${plan.statements.toLocaleString('en-US')} statements of ${plan.sessions.length} sessions (${plan.templates.length - 2} templates) from ${file} onto ${target.spec.label} at speed ${options.speed === Infinity ? 'max' : options.speed}`,
+          `replaying ${plan.statements.toLocaleString('en-US')} statements of ${plan.sessions.length} sessions (${plan.templates.length - 2} templates${beforeCapture(plan)}) from ${file} onto ${target.spec.label} at speed ${options.speed === Infinity ? 'max' : options.speed}`,
         ),
       onPhase: (phase) => {
         if (phase !== 'done') console.error(`-- ${phase}`);
@@ -114,4 +116,10 @@ export async function replayCommand(argv: string[]): Promise<number> {
       process.off('SIGINT', interrupt);
     }
   });
+}
+
+/** Sessions connected before the capture began are replayed from their first statement seen. */
+function beforeCapture(plan: ReplayPlan): string {
+  const n = plan.trailer?.counts.sessionsBeforeCapture ?? 0;
+  return n > 0 ? `; ${n} sessions started before the capture, replayed from their first statement seen` : '';
 }

@@ -58,11 +58,7 @@ export async function loadPlan(file: string): Promise<ReplayPlan> {
     switch (r.type) {
       case 'header':
         header = r;
-        if (r.redacted) {
-          throw new UsageError(
-            `${file} is redacted (its literals and parameters are placeholders), so it cannot be replayed; capture without --redact-literals`,
-          );
-        }
+        refuseRedacted(r, file);
         if (r.source.kind === 'postgres') await ensureParser();
         break;
       case 'session':
@@ -134,6 +130,25 @@ export async function loadPlan(file: string): Promise<ReplayPlan> {
     offsetsMs: Float64Array.from(offsets),
     lastMs,
   };
+}
+
+function refuseRedacted(header: HeaderRecord, file: string): void {
+  if (header.redacted) {
+    throw new UsageError(
+      `${file} is redacted (its literals and parameters are placeholders), so it cannot be replayed; capture without --redact-literals`,
+    );
+  }
+}
+
+/**
+ * Reads the file's header only and refuses what cannot be replayed (not a workload file, a newer
+ * version, a redacted file), so that the refusal comes before a run directory is made for it.
+ */
+export async function checkReplayable(file: string): Promise<void> {
+  for await (const r of readWorkload(file)) {
+    if (r.type === 'header') refuseRedacted(r, file);
+    return;
+  }
 }
 
 function pseudo(text: string): TemplateInfo {

@@ -1,11 +1,17 @@
-/** Replay sessions on PostgreSQL through postgres.js: one single-connection client per session. */
+/**
+ * Replay sessions on PostgreSQL through postgres.js: one single-connection client per session.
+ * The replay sends nothing of its own: no array-type lookup (fetch_types) and no probe query, so
+ * the server executes exactly the captured statements (what a server-side count, such as
+ * pg_stat_statements, compares with another replayer's). The price: the connection opens with
+ * the session's first statement, not at its captured connect time.
+ */
 import postgres from 'postgres';
 import { classifyPostgresError } from '../dialects/postgres/errors.js';
 import type { ReplayDriver, SessionConnection } from './executor.js';
 
 export function postgresDriver(url: string): ReplayDriver {
   return {
-    open: async (): Promise<SessionConnection> => {
+    open: (): Promise<SessionConnection> => {
       const sql = postgres(url, {
         max: 1,
         prepare: false,
@@ -13,10 +19,10 @@ export function postgresDriver(url: string): ReplayDriver {
         connect_timeout: 30,
         onnotice: () => undefined,
         types: {},
+        fetch_types: false,
         connection: { application_name: 'txbench replay' },
       });
-      await sql`select 1`;
-      return {
+      return Promise.resolve({
         run: async (text, params, prepared) => {
           if (params === undefined && !prepared) {
             // The simple protocol, as captured: a batch may hold several statements.
@@ -26,7 +32,7 @@ export function postgresDriver(url: string): ReplayDriver {
           await sql.unsafe(text, (params ?? []) as string[], { prepare: prepared });
         },
         close: () => sql.end({ timeout: 5 }),
-      };
+      });
     },
     classify: classifyPostgresError,
     end: () => Promise.resolve(),

@@ -5,7 +5,7 @@
  * a loaded database, an empty one, and one with TPC-C-looking tables txbench did not load.
  */
 import { createServer, type Server } from 'node:net';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +54,7 @@ beforeAll(async () => {
   await mkdir(path.join(dir, 'results', 'run-broken'), { recursive: true });
   await writeFile(path.join(dir, 'results', 'run-broken', 'run.json'), '{"schemaVersion": 2, "kind": "ru');
   await writeFile(path.join(dir, 'costs.yaml'), "'disk a':\n  drivePrice: -5\n");
+  await writeCaptureFiles();
   busyPort = await freePort();
   busy = createServer().listen(busyPort, '127.0.0.1');
 }, 300_000);
@@ -63,6 +64,74 @@ afterAll(async () => {
   await pg?.stop();
   await removeDir(dir);
 });
+
+/** A csvlog record of one session (PostgreSQL 17's 26 fields), as the server writes it. */
+function csvRecord(second: number, line: number, message: string): string {
+  const q = (v: string): string => (v === '' ? '' : `"${v.replace(/"/g, '""')}"`);
+  const time = `2026-12-01 10:22:${String(second).padStart(2, '0')}.000 UTC`;
+  return [
+    time,
+    '"postgres"',
+    '"tpcc_loaded"',
+    '15424',
+    '"127.0.0.1:38510"',
+    '6b0e9fe7.3c40',
+    String(line),
+    '"SELECT"',
+    '2026-12-01 10:20:00 UTC',
+    '7/9',
+    '0',
+    'LOG',
+    '00000',
+    q(message),
+    ...Array<string>(8).fill(''),
+    '"app"',
+    '"client backend"',
+    '',
+    '0',
+  ].join(',');
+}
+
+const captureFile = (name: string): string => path.join(dir, 'capture', name);
+
+/** Logs and workload files for the capture and replay cases. */
+async function writeCaptureFiles(): Promise<void> {
+  await mkdir(path.join(dir, 'capture'));
+  await writeFile(
+    captureFile('stderr.log'),
+    '2026-12-01 10:22:31.000 UTC [15424] LOG:  duration: 0.050 ms  statement: begin\n',
+  );
+  // Rotated mid-session (no connection record: the session was open before the log began) and cut
+  // off inside its last record (an unclosed quote).
+  const rotated = [
+    csvRecord(31, 7, 'duration: 0.020 ms  statement: begin'),
+    csvRecord(31, 8, 'duration: 0.900 ms  statement: select count(*) from warehouse'),
+    csvRecord(32, 9, 'duration: 0.300 ms  statement: commit'),
+    csvRecord(33, 10, 'duration: 0.100 ms  statement: select 1').slice(0, 150),
+  ];
+  await writeFile(captureFile('rotated.csv'), rotated.join('\n'));
+  await writeFile(
+    captureFile('jsonlog.json'),
+    JSON.stringify({
+      timestamp: '2026-12-01 10:22:34.000 UTC',
+      error_severity: 'LOG',
+      session_id: '6b0e9fe7.3c41',
+      message: 'duration: 0.1 ms  statement: select 1',
+    }) + '\n',
+  );
+  await writeFile(
+    captureFile('newer.ndjson'),
+    JSON.stringify({
+      type: 'header',
+      format: 'txbench-workload',
+      version: 99,
+      source: { kind: 'postgres', from: 'csvlog' },
+      captureStart: '2026-12-01T10:22:31.000Z',
+      redacted: false,
+      tool: 'txbench 99',
+    }) + '\n',
+  );
+}
 
 /** A URL to the test server with the password replaced, so that leaking it can be caught. */
 function withPassword(url: string, password: string): string {
@@ -170,6 +239,37 @@ const CASES: Case[] = [
     2,
     /--device nosuchdisk9/,
   ],
+  [
+    'capture from a log in another format',
+    () => ['capture', '--from-log', captureFile('stderr.log'), '--out', captureFile('x.ndjson')],
+    2,
+    /not a PostgreSQL csvlog or jsonlog file/,
+  ],
+  [
+    'capture from logs in two formats',
+    () => [
+      'capture',
+      '--from-log',
+      captureFile('rotated.csv'),
+      captureFile('jsonlog.json'),
+      '--out',
+      captureFile('x.ndjson'),
+    ],
+    2,
+    /mix csvlog and jsonlog/,
+  ],
+  [
+    'replay a workload file of a newer version',
+    () => ['replay', captureFile('newer.ndjson'), '--db', loaded, '--out', captureFile('results')],
+    2,
+    /version 99 .*upgrade txbench/,
+  ],
+  [
+    'replay a log instead of a workload file',
+    () => ['replay', captureFile('rotated.csv'), '--db', loaded, '--out', captureFile('results')],
+    2,
+    /workload/,
+  ],
 ];
 
 function expectOneLine(r: CliResult, code: number, message: RegExp): void {
@@ -193,5 +293,51 @@ describe('bad input: one line, the documented exit code, no stack trace, no pass
 
   it.each(CASES)('%s', async (_name, args, code, message) => {
     expectOneLine(await runCli(dir, args(), 120_000), code, message);
+  });
+
+  it('a refused workload file leaves no run directory behind', async () => {
+    await runCli(dir, [
+      'replay',
+      captureFile('newer.ndjson'),
+      '--db',
+      loaded,
+      '--out',
+      captureFile('results'),
+    ]);
+    expect(await readdir(captureFile('results')).catch(() => [])).toEqual([]);
+  });
+
+  it('a rotated, truncated log is captured (exit 0) with one line counting the open session and the cut-off record, and replays from its first statement seen', async () => {
+    const workload = captureFile('rotated.ndjson');
+    const capture = await runCli(dir, [
+      'capture',
+      '--from-log',
+      captureFile('rotated.csv'),
+      '--out',
+      workload,
+    ]);
+    expect(capture.code, capture.stderr).toBe(0);
+    expect(capture.stderr).toBe('');
+    expect(capture.stdout.trim().split('\n')).toHaveLength(1);
+    expect(capture.stdout).toMatch(/captured 3 statements in 1 sessions/);
+    expect(capture.stdout).toMatch(
+      /1 started before the capture \(replayed from their first statement seen\)/,
+    );
+    expect(capture.stdout).toMatch(/1 unreadable log records skipped/);
+    const replay = await runCli(dir, [
+      'replay',
+      workload,
+      '--db',
+      loaded,
+      '--speed',
+      'max',
+      '--out',
+      captureFile('replayed'),
+    ]);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(replay.stderr).toMatch(
+      /1 sessions started before the capture, replayed from their first statement seen/,
+    );
+    expect(replay.stdout).toMatch(/statements: captured 3, replayed 3, as captured 3, new errors 0/);
   });
 });

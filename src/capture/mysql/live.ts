@@ -45,28 +45,29 @@ export async function captureMysqlLive(
         const [rows] = (await conn.query(
           `select enabled from performance_schema.setup_consumers where name = 'events_statements_history_long'`,
         )) as [Row[], unknown];
+        // Each undo step is recorded once its change is made: a change refused leaves nothing to undo.
         if (rows[0]?.enabled !== 'YES') {
+          await conn.query(
+            `update performance_schema.setup_consumers set enabled = 'YES' where name = 'events_statements_history_long'`,
+          );
           undo.push({
             what: 'events_statements_history_long',
             sql: `update performance_schema.setup_consumers set enabled = 'NO' where name = 'events_statements_history_long'`,
           });
-          await conn.query(
-            `update performance_schema.setup_consumers set enabled = 'YES' where name = 'events_statements_history_long'`,
-          );
           changed.push('performance_schema consumer events_statements_history_long');
         }
       }
       const outputs = String(vars!.log_output).split(',');
       if (!outputs.includes('TABLE')) {
-        undo.push({ what: 'log_output', sql: `set global log_output = '${String(vars!.log_output)}'` });
         await conn.query(
           `set global log_output = '${[...outputs.filter((o) => o !== 'NONE'), 'TABLE'].join(',')}'`,
         );
+        undo.push({ what: 'log_output', sql: `set global log_output = '${String(vars!.log_output)}'` });
         changed.push('log_output');
       }
       if (Number(vars!.general_log) !== 1) {
-        undo.push({ what: 'general_log', sql: 'set global general_log = 0' });
         await conn.query('set global general_log = 1');
+        undo.push({ what: 'general_log', sql: 'set global general_log = 0' });
         changed.push('general_log');
       }
     } catch (err) {

@@ -74,8 +74,9 @@ export async function capturePostgresLive(
     try {
       for (const [name, value] of Object.entries(wanted)) {
         if (current[name] === value) continue;
-        changed.push({ name, altered: altered[name] });
         await sql.unsafe(`alter system set ${name} = '${value.replace(/'/g, "''")}'`);
+        // Recorded once made: a refused change leaves nothing to restore (and no failing restore).
+        changed.push({ name, altered: altered[name] });
       }
       await sql`select pg_reload_conf()`;
     } catch (err) {

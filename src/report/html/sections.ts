@@ -6,6 +6,7 @@ import { deviceTotals, type DeviceRates } from '../device-totals.js';
 import { newOrderRateLabel } from '../new-order-rate.js';
 import { millis, orNa, twoDecimals, whole } from '../numbers.js';
 import { chartedIntervals, comparisonChart, distributionChart, stepsChart, sweepCharts } from './charts.js';
+import { fidelityParts } from './fidelity-section.js';
 import type { LoadedRun } from './load.js';
 import type { ChartSpec, TimeSeriesKind, TimeSeriesSource } from './model.js';
 import { devicesIn, timeSeriesCharts } from './time-charts.js';
@@ -245,6 +246,10 @@ export function runSection(loaded: LoadedRun): RunSection {
     const why = [...new Set(run.intervals.flatMap((r) => r.missing ?? []))];
     notes.push(`no device figures${why.length > 0 ? `: ${why.join('; ')}` : ''}`);
   }
+  const fidelity = fidelityParts(raw, anchor);
+  notes.push(...fidelity.notes);
+  tables.push(...fidelity.tables);
+  charts.push(...fidelity.charts);
   return {
     anchor,
     id: run.id,

@@ -1,0 +1,152 @@
+/**
+ * Capture and replay on a real MariaDB: a txbench TPC-C run captured live through the general-log
+ * table (the server's logging settings restored afterwards), the same seed loaded into a fresh
+ * database, the capture replayed there: at least 99% of the statements succeed, per-template counts
+ * equal the capture's, and the replayed database passes `txbench check`.
+ */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTempDir, removeDir, runCli } from './helpers.js';
+import { startMariaDb, type MariaDbServer } from './targets/mariadb.js';
+
+const exec = promisify(execFile);
+
+let server: MariaDbServer;
+let dir: string;
+
+/** Root over the socket with the command-line client; the output's rows, tab-separated. */
+async function root(statements: string): Promise<string> {
+  const { stdout } = await exec('mariadb', [
+    '--no-defaults',
+    `--socket=${server.socket}`,
+    '-uroot',
+    '-N',
+    '-B',
+    '-e',
+    statements,
+  ]);
+  return stdout.trim();
+}
+
+/** Root over TCP to this database (capture needs SUPER; the test user has only tpcc.*). */
+function url(database: string): string {
+  const u = new URL(server.rootUrl);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+const logSettings = (): Promise<string> =>
+  root('select @@global.general_log, @@global.log_output, @@global.performance_schema');
+
+beforeAll(async () => {
+  server = await startMariaDb();
+  dir = await makeTempDir('txbench-replay-mariadb-');
+  await root('create database source; create database target');
+  for (const db of ['source', 'target']) {
+    const load = await runCli(dir, ['load', '--db', url(db), '--warehouses', '1', '--seed', '11'], 300_000);
+    expect(load.code, load.stderr).toBe(0);
+  }
+}, 600_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await removeDir(dir);
+});
+
+interface Fidelity {
+  statements: { captured: number; replayed: number; asCaptured: number };
+  templates: { id: string; captured: { count: number }; replayed: { count: number; errors: number } }[];
+}
+
+describe('capture and replay on MariaDB', () => {
+  const workload = (): string => path.join(dir, 'tpcc.ndjson.gz');
+
+  it('captures a TPC-C run through the general-log table and restores the settings', async () => {
+    const before = await logSettings();
+    const capture = runCli(
+      dir,
+      ['capture', '--db', url('source'), '--duration', '8s', '--out', workload()],
+      120_000,
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    const run = await runCli(
+      dir,
+      [
+        'run',
+        '--db',
+        url('source'),
+        '--warmup',
+        '0s',
+        '--duration',
+        '3s',
+        '--terminals',
+        '4',
+        '--no-monitor',
+        '--out',
+        path.join(dir, 'results'),
+      ],
+      120_000,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const captured = await capture;
+    expect(captured.code, captured.stderr).toBe(0);
+    expect(captured.stdout).toMatch(/captured [\d,]+ statements in \d+ sessions/);
+    expect(await logSettings()).toBe(before);
+  });
+
+  it('a capture by a user who may not change settings: one line, exit 2, nothing changed', async () => {
+    const before = await logSettings();
+    // The test user has privileges on its own database only: no SUPER, no SYSTEM_VARIABLES_ADMIN.
+    const r = await runCli(dir, [
+      'capture',
+      '--db',
+      server.url,
+      '--duration',
+      '2s',
+      '--out',
+      path.join(dir, 'no.ndjson'),
+    ]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/capturing needs SUPER .*no setting was left changed/);
+    expect(r.stderr).not.toContain(new URL(server.url).password);
+    expect(await logSettings()).toBe(before);
+  });
+
+  it('replays onto a fresh load of the same seed: >= 99% succeed, template counts equal, check passes', async () => {
+    const json = path.join(dir, 'replay.json');
+    const replay = await runCli(
+      dir,
+      [
+        'replay',
+        workload(),
+        '--db',
+        url('target'),
+        '--speed',
+        'max',
+        '--json',
+        json,
+        '--out',
+        path.join(dir, 'results'),
+        '--max-error-rate',
+        '1',
+      ],
+      300_000,
+    );
+    expect(replay.code, replay.stderr).toBe(0);
+    // Like every run, the replay's run directory has its HTML report, with the fidelity in it.
+    const runDir = /^run directory: (.+)$/m.exec(replay.stdout)?.[1];
+    expect(runDir, replay.stdout).toBeDefined();
+    expect(await readFile(path.join(runDir!, 'report.html'), 'utf8')).toContain(
+      'Replay fidelity per template',
+    );
+    const f = (JSON.parse(await readFile(json, 'utf8')) as { fidelity: Fidelity }).fidelity;
+    expect(f.statements.captured).toBeGreaterThan(200);
+    expect(f.statements.asCaptured / f.statements.captured).toBeGreaterThanOrEqual(0.99);
+    for (const t of f.templates) expect(t.replayed.count + t.replayed.errors, t.id).toBe(t.captured.count);
+    const check = await runCli(dir, ['check', '--db', url('target')], 120_000);
+    expect(check.code, check.stdout).toBe(0);
+  });
+});

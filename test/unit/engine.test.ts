@@ -634,6 +634,7 @@ describe('Engine: errors', () => {
       deadlock: result.perType[2]!.errors,
       lockTimeout: 0,
       connection: 0,
+      timeout: 0,
       constraint: result.perType[3]!.errors,
       other: 0,
     });

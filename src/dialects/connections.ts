@@ -76,6 +76,11 @@ export interface Connections<H = unknown> {
    * cancelled; the cancelled call then fails with the server's own error.
    */
   cancel(slot: number): Promise<void>;
+  /**
+   * Whether the slot's connection is known to be gone although no call failed on it (it died while
+   * idle). Asked before each transaction; a driver that fails the next call at once need not say.
+   */
+  isLost?(slot: number): boolean;
   /** The driver's own code for a lost connection, for a slot whose connection died earlier. */
   readonly lostCode: string;
   close(): Promise<void>;

@@ -267,6 +267,8 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   private async attempts(slot: number, type: number, first: SlotContext<S, C>): Promise<number> {
     const token = this.tokens[slot]!;
     let ctx = first;
+    // A connection that died idle: replace it before running on it (its next call would hang).
+    if (this.slotState[slot] === UP && this.conns.isLost?.(slot) === true) this.connectionLost(slot);
     if (this.slotState[slot] !== UP) {
       if (this.slotState[slot] === RECONNECTING) await this.upAgain[slot];
       if (this.tokens[slot] !== token) return ABANDONED;
@@ -320,7 +322,8 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
     const { connectTimeoutMs, backoff } = this.policy;
     for (let attempt = 0; !this.closed; attempt++) {
       try {
-        await withTimeout(this.conns.reconnect(slot, connectTimeoutMs), connectTimeoutMs + 1000);
+        // The dialect times its attempt out itself; this only catches one that does not.
+        await withTimeout(this.conns.reconnect(slot, connectTimeoutMs), 2 * connectTimeoutMs + 1000);
         if (this.closed) break;
         this.faults.reconnects++;
         this.contexts[slot] = this.newContext(slot);

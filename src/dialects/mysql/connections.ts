@@ -49,6 +49,8 @@ export async function openMysqlConnections(
     throw err;
   }
   const sessions = conns.map(mysqlSession);
+  /** Each slot's latest reconnect attempt: an older one that completes late is dropped, not installed. */
+  const attempts = new Array<number>(conns.length).fill(0);
   /** The connection KILL QUERY goes through: opened on first need, replaced when it fails. */
   let killer: Promise<Connection> | undefined;
   return {
@@ -64,8 +66,13 @@ export async function openMysqlConnections(
       if (cls !== 'connection') await conns[slot]!.query('rollback').catch(() => undefined);
     },
     async reconnect(slot, timeoutMs) {
+      const attempt = ++attempts[slot]!;
       conns[slot]!.destroy();
       const fresh = await open(timeoutMs);
+      if (attempt !== attempts[slot]) {
+        fresh.destroy();
+        throw new Error('superseded by a later reconnect');
+      }
       conns[slot] = fresh;
       sessions[slot] = mysqlSession(fresh);
     },

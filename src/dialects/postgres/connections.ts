@@ -23,22 +23,63 @@ interface Slot {
   sql: Sql;
   conn: PostgresConn;
   key: BackendKey | undefined;
+  /**
+   * The connection closed (postgres.js's onclose). A reserved connection that dies while idle
+   * gives no error: the next query on it is queued on a socket that is gone and never answered.
+   */
+  closed: { now: boolean };
 }
 
-/** Opens a slot's instance and reserves its connection, learning the backend's cancel key. */
-async function openSlot(url: string, connectTimeoutS?: number): Promise<Slot> {
-  const sql = connect(url, { max: 1, connectTimeoutS });
+/**
+ * Opens a slot's instance and reserves its connection, learning the backend's cancel key. With
+ * `timeoutMs`, postgres.js's connect timeout bounds the attempt (a server that accepts and never
+ * answers); one that refuses outright is retried inside postgres.js until the executor gives up
+ * on the attempt and a later one supersedes it (`reconnect`). The instance is not destroyed
+ * while it may still be connecting: postgres.js 3.4.9 then rejects its internal array-type
+ * query with nobody to catch it.
+ */
+async function openSlot(url: string, timeoutMs?: number): Promise<Slot> {
+  ignoreLostTypeFetches();
+  const closed = { now: false };
+  const sql = connect(url, {
+    max: 1,
+    connectTimeoutS: timeoutMs === undefined ? undefined : Math.max(1, Math.ceil(timeoutMs / 1000)),
+    onclose: () => (closed.now = true),
+  });
   try {
     const conn = await sql.reserve();
     // The query's `state` is the backend's key data (pid, secret), what a cancel request needs.
     const probe = conn.unsafe('select 1');
     await probe;
     const key = (probe as unknown as { state?: BackendKey | null }).state ?? undefined;
-    return { sql, conn, key };
+    // Closes while connecting (postgres.js retries them) say nothing about the connection now open.
+    closed.now = false;
+    return { sql, conn, key, closed };
   } catch (err) {
     await sql.end({ timeout: 0 }).catch(() => undefined);
     throw err;
   }
+}
+
+let typeFetchGuard = false;
+
+/**
+ * postgres.js 3.4.9 fetches the array types on each new connection from a handler that does not
+ * catch (connection.js `fetchArrayTypes`): a connection lost at that moment — a server restarted
+ * or a network cut while a slot reconnects — becomes an unhandled rejection that would end the
+ * process. Only that rejection is ignored (the connection attempt fails on its own); any other
+ * is thrown again, as Node would.
+ */
+function ignoreLostTypeFetches(): void {
+  if (typeFetchGuard) return;
+  typeFetchGuard = true;
+  process.on('unhandledRejection', (reason) => {
+    const e = reason as { code?: unknown; query?: unknown } | null;
+    const code = typeof e?.code === 'string' ? e.code : '';
+    if (/^CONNECTION_/.test(code) && typeof e?.query === 'string' && e.query.includes('pg_catalog.pg_type'))
+      return;
+    throw reason;
+  });
 }
 
 /** Drops a slot's connection without writing to it (porsager/postgres#1208). */
@@ -57,9 +98,16 @@ export async function openPostgresConnections(
     throw err instanceof TxbenchError ? err : describeConnectionError(err, url);
   }
   const sessions = opened.map((s) => postgresSession(s.conn));
+  /** Each slot's latest reconnect attempt: an older one that completes late is dropped, not installed. */
+  const attempts = new Array<number>(opened.length).fill(0);
   const options = opened[0]!.sql.options;
+  // postgres.js sets `path` (the socket file) for a Unix-socket host, and false otherwise.
+  const socketPath: unknown = options.path;
   const cancelTarget: CancelTarget = {
-    host: options.path !== undefined ? options.path.replace(/\/\.s\.PGSQL\.\d+$/, '') : options.host[0]!,
+    host:
+      typeof socketPath === 'string' && socketPath !== ''
+        ? socketPath.replace(/\/\.s\.PGSQL\.\d+$/, '')
+        : options.host[0]!,
     port: options.port[0]!,
   };
   return {
@@ -77,9 +125,13 @@ export async function openPostgresConnections(
       if (cls !== 'connection') await opened[slot]!.conn.unsafe('rollback').catch(() => undefined);
     },
     async reconnect(slot, timeoutMs) {
-      const old = opened[slot]!;
-      await dropSlot(old);
-      const fresh = await openSlot(url, Math.max(1, Math.ceil(timeoutMs / 1000)));
+      const attempt = ++attempts[slot]!;
+      await dropSlot(opened[slot]!);
+      const fresh = await openSlot(url, timeoutMs);
+      if (attempt !== attempts[slot]) {
+        await dropSlot(fresh);
+        throw new Error('superseded by a later reconnect');
+      }
       opened[slot] = fresh;
       sessions[slot] = postgresSession(fresh.conn);
     },
@@ -87,6 +139,7 @@ export async function openPostgresConnections(
       const key = opened[slot]!.key;
       if (key !== undefined) await sendCancelRequest(cancelTarget, key, 5000);
     },
+    isLost: (slot) => opened[slot]!.closed.now,
     lostCode: 'CONNECTION_CLOSED',
     async close() {
       await Promise.all(

@@ -144,8 +144,13 @@ export async function openPostgresConnections(
     async close() {
       await Promise.all(
         opened.map(async (s) => {
-          s.conn.release();
-          await s.sql.end({ timeout: 5 });
+          // Releasing a reserved connection that died may throw inside postgres.js: end it anyway.
+          try {
+            s.conn.release();
+          } catch {
+            // nothing to release
+          }
+          await s.sql.end({ timeout: 5 }).catch(() => undefined);
         }),
       );
     },

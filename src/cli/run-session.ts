@@ -218,7 +218,8 @@ export async function saveResults(
 }
 
 /**
- * Exit code for a finished run: interrupted 130, lost database 3, incomplete drain 1, else 0.
+ * Exit code for a finished run: interrupted 130, lost database 3 (--on-error stop), more failures
+ * than --max-errors or --max-error-rate 1, incomplete drain 1, else 0.
  * An incomplete drain exits 1, like a failed check: the figures stand, but a transaction still
  * running `drainMs` after the window closed is a fault a script must not mistake for success.
  */
@@ -230,6 +231,13 @@ export function exitCodeOf(reports: readonly RunReport[]): number {
       `txbench: ${failed.failure ?? 'the run failed'}; the results above cover what was measured`,
     );
     return ExitCode.database;
+  }
+  const tooMany = reports.find((r) => r.faults.exceeded !== null);
+  if (tooMany) {
+    console.error(
+      `txbench: ${tooMany.faults.exceeded} (${tooMany.config.target}); the figures are written, the run fails`,
+    );
+    return ExitCode.checkFailed;
   }
   const stuck = reports.find((r) => r.status === 'incomplete-drain');
   if (stuck) {

@@ -62,8 +62,20 @@ Watching the storage (each run samples its disks, host and database every second
                      URL is printed), updated every interval; the final report when the run ends.
                      A port in use: exit 2
   --no-monitor       sample no disk, host or database figures (they are n/a in the report)
-Exit codes: 0 ok, 1 --check failed or the drain gave up on running transactions (status
-incomplete-drain), 2 bad usage, 3 database unreachable or lost, 130 interrupted.`;
+Faults (a restart, a failover, a network cut, a statement that never returns):
+  --on-error MODE    continue (default): a transaction whose connection dies fails and is
+                     counted by class, the connection is replaced (exponential backoff, capped,
+                     jittered) and the run carries on; each outage is reported with its start,
+                     duration and failed transactions. stop: end the run at the first lost
+                     connection (exit 3)
+  --txn-timeout DUR  cancel a transaction the server has not answered after DUR and count it as
+                     a timeout (default 60s; 0 = never); connection attempts time out too
+  --max-errors N     fail the run (exit 1, figures still written) with more than N failed
+                     transactions in the measured window
+  --max-error-rate P%  fail the run (exit 1) when more than P% of its transactions failed
+Exit codes: 0 ok, 1 --check failed, more failures than --max-errors/--max-error-rate, or the
+drain gave up on running transactions (status incomplete-drain), 2 bad usage, 3 database
+unreachable or lost (with --on-error stop), 130 interrupted.`;
 
 export const RUN_FLAGS = {
   db: { type: 'string', multiple: true },
@@ -89,6 +101,10 @@ export const RUN_FLAGS = {
   dashboard: { type: 'string' },
   'metrics-host': { type: 'string' },
   'no-monitor': { type: 'boolean' },
+  'on-error': { type: 'string' },
+  'txn-timeout': { type: 'string' },
+  'max-errors': { type: 'string' },
+  'max-error-rate': { type: 'string' },
 } as const;
 
 /** `--dashboard` alone serves on any free port (as `--dashboard 0`). */
@@ -157,6 +173,20 @@ export function parseRunOptions(
     dashboard:
       str('dashboard') === undefined ? undefined : parseIntFlag('dashboard', str('dashboard')!, 0, 65535),
   };
+  const onError = str('on-error');
+  if (onError !== undefined && onError !== 'continue' && onError !== 'stop') {
+    throw new UsageError(`--on-error must be continue or stop, not "${onError}"`);
+  }
+  options.onError = onError;
+  const txnTimeout = str('txn-timeout');
+  if (txnTimeout !== undefined) {
+    const ms = parseDurationMs('txn-timeout', txnTimeout);
+    options.txnTimeoutMs = ms === 0 ? Infinity : ms;
+  }
+  const maxErrors = str('max-errors');
+  if (maxErrors !== undefined) options.maxErrors = parseIntFlag('max-errors', maxErrors, 0);
+  const maxRate = str('max-error-rate');
+  if (maxRate !== undefined) options.maxErrorRatePct = parsePercent('max-error-rate', maxRate);
   if (!options.monitor) {
     const watching = (['node-exporter', 'device'] as const).find((k) => values[k] !== undefined);
     if (watching !== undefined) {
@@ -173,6 +203,16 @@ export function parseRunOptions(
   if (options.durationMs <= 0) throw new UsageError('--duration must be longer than 0s');
   if (options.intervalMs < 100) throw new UsageError('--interval must be at least 100ms');
   return options;
+}
+
+/** A percentage from 0 to 100, with or without its % sign (`0.5%`, `2`). */
+function parsePercent(flag: string, text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
+  const n = m ? Number(m[1]) : NaN;
+  if (!Number.isFinite(n) || n > 100) {
+    throw new UsageError(`--${flag} must be a percentage from 0 to 100, e.g. 1% or 0.5%, not "${text}"`);
+  }
+  return n;
 }
 
 export async function runCommand(argv: string[]): Promise<number> {

@@ -62,6 +62,25 @@ export interface Connections<H = unknown> {
    * (postgres.js 3.4.9 crashes on writes to a dead reserved connection, porsager/postgres#1208).
    */
   recover(slot: number, cls: ErrorClass): Promise<void>;
+  /**
+   * Replaces a slot's connection after it died or was abandoned (a call that never came back):
+   * drops the old one without writing to it, opens a new one within `timeoutMs`, and applies the
+   * per-connection settings the slots were opened with; `handle` and `session` then give the new
+   * one. Rejects when it cannot be opened: the executor retries with backoff (written once there,
+   * not per dialect). A dialect without connections to lose (SQLite) resolves at once.
+   */
+  reconnect(slot: number, timeoutMs: number): Promise<void>;
+  /**
+   * Asks the server to cancel what the slot is running (PostgreSQL's cancel request, MySQL's
+   * KILL QUERY from another connection, SQL Server's attention). Resolves once asked, not once
+   * cancelled; the cancelled call then fails with the server's own error.
+   */
+  cancel(slot: number): Promise<void>;
+  /**
+   * Whether the slot's connection is known to be gone although no call failed on it (it died while
+   * idle). Asked before each transaction; a driver that fails the next call at once need not say.
+   */
+  isLost?(slot: number): boolean;
   /** The driver's own code for a lost connection, for a slot whose connection died earlier. */
   readonly lostCode: string;
   close(): Promise<void>;

@@ -9,8 +9,10 @@ import { Rng, deriveSeed } from '../random/rng.js';
 import { newHistogram, recordUs, type Histogram } from '../metrics/histogram.js';
 import { CardDeck } from './deck.js';
 import { thinkTimeMs } from './pacing.js';
+import { OutageTracker, type Outage } from './outages.js';
 import { TimerHeap } from './timer-heap.js';
 import {
+  emptyErrorCounts,
   RetriesExhaustedError,
   type Counters,
   type ErrorClass,
@@ -41,6 +43,12 @@ export interface EngineConfig {
    * (or at `durationMs`, whichever comes first; `durationMs` may be Infinity).
    */
   script?: TerminalScript | undefined;
+  /**
+   * End the run at the first lost connection (--on-error stop, and the default here). With
+   * false (--on-error continue) the executor replaces the connection and the run carries on;
+   * failures and outages are counted.
+   */
+  stopOnLostConnection?: boolean | undefined;
 }
 
 /**
@@ -77,7 +85,12 @@ export interface DrainReport {
   abandoned: number;
   /** How long the oldest abandoned transaction had been due when the drain ended, ms; null when none. */
   oldestAgeMs: number | null;
+  /** The terminals (0-based ids) whose transactions were still running when the drain gave up (at most 50). */
+  terminals?: number[] | undefined;
 }
+
+/** How many abandoned terminals the drain report names. */
+const DRAIN_NAMED_TERMINALS = 50;
 
 export interface TypeStats {
   count: number;
@@ -108,6 +121,8 @@ export interface IntervalStats {
    * delivered: the engine resets them right after, so a listener that keeps one must copy it.
    */
   histograms: readonly Histogram[];
+  /** The interval's failed transactions by class, all types together. */
+  errorsByClass: Record<ErrorClass, number>;
 }
 
 export interface EngineResult<C extends Counters> {
@@ -125,6 +140,8 @@ export interface EngineResult<C extends Counters> {
    */
   lateness: Histogram;
   drain: DrainReport;
+  /** Each stretch from a transaction failing for a lost or unanswering database to one succeeding again. */
+  outages: Outage[];
   failure?: string | undefined;
 }
 
@@ -186,6 +203,8 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
   private readonly intervalStats: TypeStats[];
   private counters: C;
   private errorsByClass: Record<ErrorClass, number> = emptyErrorCounts();
+  private intervalErrors: Record<ErrorClass, number> = emptyErrorCounts();
+  private outages: OutageTracker | undefined;
   private readonly lateness = newHistogram();
   private status: RunStatus = 'completed';
   private failure: string | undefined;
@@ -240,6 +259,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
       const now = performance.now();
       this.startedAt = now;
       this.lastIntervalAt = now;
+      this.outages = new OutageTracker(now, Date.now());
       if (!this.accepting) {
         // Stopped before it started (Ctrl-C during set-up): nothing to run.
         this.done();
@@ -353,10 +373,12 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     const now = performance.now();
     let inFlight = 0;
     let oldest = this.oldestQueuedDue;
+    const terminals: number[] = [];
     for (let s = 0; s < this.slotTerminal.length; s++) {
       const id = this.slotTerminal[s]!;
       if (id < 0) continue;
       inFlight++;
+      if (terminals.length < DRAIN_NAMED_TERMINALS) terminals.push(id);
       oldest = Math.min(oldest, this.dueAt[id]!);
     }
     const abandoned = this.queuedAtClose + inFlight;
@@ -366,6 +388,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
       inFlight,
       abandoned,
       oldestAgeMs: abandoned > 0 ? Math.max(0, Math.round(now - oldest)) : null,
+      ...(terminals.length > 0 ? { terminals: terminals.sort((a, b) => a - b) } : {}),
     };
   }
 
@@ -396,6 +419,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
       counters: this.counters,
       lateness: this.lateness,
       drain: this.drain ?? this.drainReport(),
+      outages: this.outages?.outages(performance.now()) ?? [],
       failure: this.failure,
     };
   }
@@ -534,6 +558,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     const due = this.dueAt[id]!;
     const type = this.typeOf[id]!;
     const us = (now - due) * 1000;
+    if (this.outages!.open) this.outages!.success(now);
     const iv = this.intervalStats[type]!;
     iv.count++;
     iv.retries += retries;
@@ -557,6 +582,8 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     const retries = err instanceof RetriesExhaustedError ? err.retries : 0;
     const type = this.typeOf[id]!;
     this.intervalStats[type]!.errors++;
+    this.intervalErrors[cls]++;
+    this.outages!.failure(now, cls);
     if (this.inWindow(this.dueAt[id]!, now)) {
       const w = this.window[type]!;
       w.errors++;
@@ -564,7 +591,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
       this.errorsByClass[cls]++;
     }
     this.release(slot);
-    if (cls === 'connection') {
+    if (cls === 'connection' && this.config.stopOnLostConnection !== false) {
       const cause = err instanceof RetriesExhaustedError ? err.lastError : err;
       this.stop(
         'failed',
@@ -620,12 +647,15 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
       };
     });
     const histograms = this.intervalStats.map((s) => s.histogram);
+    const errorsByClass = this.intervalErrors;
+    this.intervalErrors = emptyErrorCounts();
     this.emit('interval', {
       atS: (now - this.startedAt) / 1000,
       phase: this.phase,
       seconds,
       perType,
       histograms,
+      errorsByClass,
     });
     for (const s of this.intervalStats) {
       s.count = 0;
@@ -634,8 +664,4 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
       s.histogram.reset();
     }
   }
-}
-
-function emptyErrorCounts(): Record<ErrorClass, number> {
-  return { conflict: 0, deadlock: 0, lockTimeout: 0, connection: 0, constraint: 0, other: 0 };
 }

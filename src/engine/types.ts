@@ -24,8 +24,45 @@ export interface TerminalContext {
 /** A workload's own tallies (rollbacks, remote lines, …): plain named numbers the engine can sum. */
 export type Counters = Record<string, number>;
 
-/** Why a transaction failed, as far as the run is concerned. */
-export type ErrorClass = 'conflict' | 'deadlock' | 'lockTimeout' | 'connection' | 'constraint' | 'other';
+/**
+ * Why a transaction failed, as far as the run is concerned. `conflict` is a serialization
+ * failure; `timeout` a call the server did not answer within --txn-timeout (cancelled, or
+ * abandoned with its connection); `connection` a connection that died or could not be opened.
+ */
+export type ErrorClass =
+  'conflict' | 'deadlock' | 'lockTimeout' | 'connection' | 'timeout' | 'constraint' | 'other';
+
+/** Every class, in the order reports list them. */
+export const ERROR_CLASSES: readonly ErrorClass[] = [
+  'connection',
+  'timeout',
+  'deadlock',
+  'conflict',
+  'lockTimeout',
+  'constraint',
+  'other',
+];
+
+/** Zero failures of every class. */
+export function emptyErrorCounts(): Record<ErrorClass, number> {
+  return { conflict: 0, deadlock: 0, lockTimeout: 0, connection: 0, timeout: 0, constraint: 0, other: 0 };
+}
+
+/** Thrown by an executor for a transaction that ran past --txn-timeout (class `timeout`). */
+export class TxnTimeoutError extends Error {
+  readonly code = 'TXBENCH_TXN_TIMEOUT';
+  constructor(
+    readonly timeoutMs: number,
+    /** What the call failed with once cancelled; undefined when it was abandoned unanswered. */
+    readonly lastError?: unknown,
+  ) {
+    super(
+      lastError === undefined
+        ? `no answer within the transaction timeout (${timeoutMs / 1000} s); connection abandoned`
+        : `cancelled after the transaction timeout (${timeoutMs / 1000} s)`,
+    );
+  }
+}
 
 /**
  * Runs transactions on a fixed set of connection slots. The engine guarantees that a slot runs

@@ -6,6 +6,7 @@ import { formatDevice } from '../run/environment.js';
 import type { IntervalRecord, RunConfig, RunReport } from '../run/workload-run.js';
 import { figureLabel, figuresOf, typeNameOf } from './figures.js';
 import type { RateConditions } from './new-order-rate.js';
+import { formatOutage } from './outage-line.js';
 import { formatStorage } from './storage.js';
 
 const n0 = (x: number): string => Math.trunc(x).toLocaleString('en-US');
@@ -96,14 +97,32 @@ export function formatRunSummary(r: RunReport): string {
     );
   }
   const whole = r.audit.wholeRun as
-    { match: boolean | null; newOrdersCommitted: number; ordersAddedInDatabase: number | null } | undefined;
+    | {
+        match: boolean | null;
+        newOrdersCommitted: number;
+        ordersAddedInDatabase: number | null;
+        newOrdersInDoubt?: number;
+      }
+    | undefined;
   if (whole !== undefined && whole.match !== null) {
+    const doubt = whole.newOrdersInDoubt ?? 0;
     lines.push(
-      `    ${whole.match ? 'PASS' : 'FAIL'}  committed New-Orders = orders added  ${n0(whole.newOrdersCommitted)} vs ${n0(whole.ordersAddedInDatabase ?? 0)} (whole run)`,
+      `    ${whole.match ? 'PASS' : 'FAIL'}  committed New-Orders = orders added  ${n0(whole.newOrdersCommitted)} vs ${n0(whole.ordersAddedInDatabase ?? 0)} (whole run` +
+        (doubt > 0 ? `; ${n0(doubt)} in doubt, their connection lost before the outcome came back)` : ')'),
     );
   }
   const errs = Object.entries(r.errors).filter(([, v]) => v > 0);
   if (errs.length > 0) lines.push(`  errors by class: ${errs.map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  // Reports written before outages were recorded have none.
+  for (const o of r.outages ?? []) lines.push(`  ${formatOutage(r.config.target, o)}`);
+  const f = r.faults as RunReport['faults'] | undefined;
+  if (f !== undefined && f.reconnects + f.cancelled + f.abandoned > 0) {
+    lines.push(
+      `  faults: ${n0(f.reconnects)} connections replaced (${n0(f.reconnectFailures)} failed attempts), ` +
+        `${n0(f.cancelled)} calls cancelled after the ${f.txnTimeoutS ?? '-'} s timeout, ${n0(f.abandoned)} abandoned unanswered`,
+    );
+  }
+  if (f?.exceeded) lines.push(`  FAIL: ${f.exceeded}`);
   lines.push('');
   lines.push(
     `  txbench itself: ${s.clientCpu === null ? 'CPU in the all-targets summary' : cpuText(s.clientCpu)}, ` +
@@ -123,7 +142,10 @@ const cpuText = (cpu: ClientCpu): string =>
 export function drainWarning(d: DrainReport): string {
   return (
     `the drain gave up after ${formatDuration(d.limitMs)} with ${n0(d.inFlight)} transaction${d.inFlight === 1 ? '' : 's'} still running ` +
-    `and ${n0(d.queued)} never started (the oldest had waited ${formatDuration(d.oldestAgeMs ?? 0)}); they are not in the figures`
+    `and ${n0(d.queued)} never started (the oldest had waited ${formatDuration(d.oldestAgeMs ?? 0)}); they are not in the figures` +
+    (d.terminals && d.terminals.length > 0
+      ? `; gave up on terminal${d.terminals.length === 1 ? '' : 's'} ${d.terminals.join(', ')}${d.inFlight > d.terminals.length ? ', …' : ''}`
+      : '')
   );
 }
 

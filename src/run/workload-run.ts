@@ -18,7 +18,8 @@ import {
   type Phase,
   type RunStatus,
 } from '../engine/engine.js';
-import type { Counters, TransactionSpec } from '../engine/types.js';
+import type { Outage } from '../engine/outages.js';
+import type { Counters, ErrorClass, TransactionSpec } from '../engine/types.js';
 import { describeEnvironment, type RunEnvironment } from './environment.js';
 import { startTargetMonitor, type MonitoringOptions, type TargetMonitor } from './monitoring.js';
 import type { MonitorInterval, MonitorWindow } from '../monitor/types.js';
@@ -35,7 +36,12 @@ import type { DatabaseFigures, DeviceWindowFigures, HostFigures } from '../monit
 import { checkMixMinimums } from '../config/mix.js';
 import { deriveSeed } from '../random/rng.js';
 import { RUN_SCHEMA_VERSION } from '../results/run-dir.js';
-import { WorkloadExecutor } from '../workloads/executor.js';
+import {
+  DEFAULT_FAULT_POLICY,
+  WorkloadExecutor,
+  type FaultCounts,
+  type FaultPolicy,
+} from '../workloads/executor.js';
 import { checkDialect } from '../workloads/loader.js';
 import { requireLoaded } from '../workloads/presence.js';
 import type {
@@ -107,6 +113,19 @@ export interface RunOptions {
   monitoring?: Pick<MonitoringOptions, 'nodeExporter' | 'device'> | undefined;
   /** The live Prometheus endpoint, shared by every target of the process. */
   metricsServer?: MetricsServer | undefined;
+  /**
+   * A lost connection: `continue` (default) replaces it with backoff and carries on, counting
+   * the failures and the outage; `stop` ends the run (status failed, exit 3).
+   */
+  onError?: 'continue' | 'stop' | undefined;
+  /** A transaction still running after this long is cancelled and fails as `timeout` (default 60 s). */
+  txnTimeoutMs?: number | undefined;
+  /** One attempt to open a replacement connection gives up after this long (default 10 s or the txn timeout). */
+  connectTimeoutMs?: number | undefined;
+  /** More failed transactions than this in the measured window fail the run (exit 1). */
+  maxErrors?: number | undefined;
+  /** A larger share of failed transactions (percent of all finished) fails the run (exit 1). */
+  maxErrorRatePct?: number | undefined;
 }
 
 interface MeasureContext {
@@ -142,6 +161,8 @@ export interface IntervalRecord {
   [figure: string]: unknown;
   /** Each type's count, errors and response times (ms) over the interval, from its HDR histogram. */
   perType: Record<string, IntervalTypeStats>;
+  /** The interval's failed transactions by class, all types together. */
+  errorsByClass: Record<ErrorClass, number>;
   /** What monitoring saw over the interval (absent with --no-monitor). */
   devices?: MonitorInterval['devices'] | undefined;
   host?: MonitorInterval['host'] | undefined;
@@ -196,11 +217,28 @@ export interface RunReport {
   summary: RunSummary;
   /** What was still queued or running when the measured window closed and never finished. */
   drain: DrainReport;
+  /** Stretches when the database was lost or did not answer, from warm-up to the end of the drain. */
+  outages: Outage[];
+  /** How faults were handled (--on-error, --txn-timeout) and what was done about them. */
+  faults: FaultsReport;
   transactions: Record<string, TypeSummary>;
   audit: { checks: AuditCheck[]; pass: boolean; [detail: string]: unknown };
   errors: Record<string, number>;
   intervals: IntervalRecord[];
   histograms: Record<string, string>;
+}
+
+export interface FaultsReport extends FaultCounts {
+  onError: 'continue' | 'stop';
+  /** null: no timeout. */
+  txnTimeoutS: number | null;
+  /** Failed transactions in the measured window, and their share of all that finished there (%). */
+  failed: number;
+  errorRatePct: number;
+  maxErrors?: number | undefined;
+  maxErrorRatePct?: number | undefined;
+  /** Which threshold the failures exceeded (the run then exits 1), or null. */
+  exceeded: string | null;
 }
 
 export interface RunListener {
@@ -269,7 +307,7 @@ export class WorkloadRun {
       const states = Array.from({ length: config.terminals }, (_, i) =>
         prepared.terminal(i, config.terminals),
       );
-      executor = new WorkloadExecutor<unknown, Counters>(set, states);
+      executor = new WorkloadExecutor<unknown, Counters>(set, states, this.faultPolicy());
       this.listener.onStart?.(config);
       const environment = await describeEnvironment(dialect, monitor, {
         url: this.url,
@@ -330,6 +368,8 @@ export class WorkloadRun {
         ...(precondition ? { precondition } : {}),
         summary,
         drain: result.drain,
+        outages: result.outages,
+        faults: this.faultsReport(result, executor.faults),
         transactions: this.typeSummaries(result, prepared),
         audit: { ...audit, pass: audit.checks.every((c) => c.pass !== false) },
         errors: result.errorsByClass,
@@ -341,6 +381,43 @@ export class WorkloadRun {
       await executor?.close().catch(() => undefined);
       await monitor.close().catch(() => undefined);
     }
+  }
+
+  private faultsReport(result: EngineResult<Counters>, counts: FaultCounts): FaultsReport {
+    const failed = Object.values(result.errorsByClass).reduce((a, b) => a + b, 0);
+    const finished = failed + result.perType.reduce((a, t) => a + t.count, 0);
+    const errorRatePct = finished > 0 ? Math.round((failed / finished) * 1e6) / 1e4 : 0;
+    const { maxErrors, maxErrorRatePct } = this.options;
+    const exceeded =
+      maxErrors !== undefined && failed > maxErrors
+        ? `${failed} failed transactions, more than --max-errors ${maxErrors}`
+        : maxErrorRatePct !== undefined && errorRatePct > maxErrorRatePct
+          ? `${errorRatePct}% of transactions failed, more than --max-error-rate ${maxErrorRatePct}%`
+          : null;
+    return {
+      onError: this.options.onError ?? 'continue',
+      txnTimeoutS: Number.isFinite(this.txnTimeoutMs()) ? this.txnTimeoutMs() / 1000 : null,
+      ...counts,
+      failed,
+      errorRatePct,
+      ...(maxErrors !== undefined ? { maxErrors } : {}),
+      ...(maxErrorRatePct !== undefined ? { maxErrorRatePct } : {}),
+      exceeded,
+    };
+  }
+
+  private txnTimeoutMs(): number {
+    return this.options.txnTimeoutMs ?? DEFAULT_FAULT_POLICY.txnTimeoutMs;
+  }
+
+  private faultPolicy(): Partial<FaultPolicy> {
+    const txnTimeoutMs = this.txnTimeoutMs();
+    return {
+      reconnect: this.options.onError !== 'stop',
+      txnTimeoutMs,
+      connectTimeoutMs:
+        this.options.connectTimeoutMs ?? Math.min(DEFAULT_FAULT_POLICY.connectTimeoutMs, txnTimeoutMs),
+    };
   }
 
   private typeSummaries(result: EngineResult<Counters>, prepared: PreparedRun): Record<string, TypeSummary> {
@@ -366,6 +443,7 @@ export class WorkloadRun {
         intervalMs: this.options.intervalMs,
         drainMs: this.options.drainMs ?? 30_000,
         seed: deriveSeed(config.seed, round),
+        stopOnLostConnection: this.options.onError === 'stop',
       },
       executor,
       () => prepared.newCounters(),
@@ -555,6 +633,7 @@ export class WorkloadRun {
       tps: Math.round((count / stats.seconds) * 100) / 100,
       ...figures,
       perType,
+      errorsByClass: stats.errorsByClass,
     };
   }
 

@@ -1,33 +1,80 @@
 /**
  * The one executor for every workload and database: it runs a workload's transaction bodies on
  * the connection slots of a dialect's `Connections` (dialects/connections.ts), the engine handing
- * it (slot, type, terminal). Dispatch, retries, lost connections and SQLite's one-at-a-time turns
- * are written here once, not per workload and per database.
+ * it (slot, type, terminal). Dispatch, retries, lost connections, reconnects, the transaction
+ * timeout and SQLite's one-at-a-time turns are written here once, not per workload and database.
  *
  * - Retries: an attempt that fails with a retryable error (conflict, deadlock, lock timeout) is
  *   tried again, up to MAX_RETRIES, after the slot is recovered (rolled back), with the
  *   terminal's generator rewound and the tallies zeroed, so every attempt draws the same inputs.
  * - A slot whose connection died is never written to again (a dead connection gives only more
- *   errors, and postgres.js 3.4.9 crashes on writes to a dead reserved one, porsager/postgres#1208):
- *   each later call fails at once with the driver's own connection-lost code.
+ *   errors, and postgres.js 3.4.9 crashes on writes to a dead reserved one, porsager/postgres#1208).
+ *   With `reconnect` (--on-error continue) its connection is replaced in the background, with
+ *   capped, jittered exponential backoff (backoff.ts); without it (--on-error stop) each later
+ *   call fails at once with the driver's own connection-lost code and the engine ends the run.
+ * - While a slot reconnects, the transaction the engine hands it waits for the new connection
+ *   (bounded by the transaction timeout) rather than failing at once. Failing fast would make a
+ *   terminal with no think time spin through thousands of instant failures a second, so the
+ *   failure count would measure the client's loop speed, not the outage; waiting is what an
+ *   application's pool does, and the outage shows as response time (the engine measures from the
+ *   due time) and, past the timeout, as failures.
+ * - The transaction timeout is one watchdog timer for all slots (no timer per call): a call past
+ *   the limit is cancelled on the server and fails as `timeout`; one the server does not answer
+ *   even then (a dead network path) is abandoned after a grace period, and its connection
+ *   replaced.
  * - `serial` connections (SQLite's one shared connection): transactions run one at a time, each
  *   starting in its own turn of the event loop, never inside the engine's callback (the engine
  *   starts the next transaction from the completion of the last, which would starve timers).
+ *   A synchronous driver cannot leave a call hanging, so the watchdog does not watch them.
  */
 import type { Connections } from '../dialects/connections.js';
 import {
   RetriesExhaustedError,
+  TxnTimeoutError,
   type Counters,
   type ErrorClass,
   type Executor,
   type TerminalContext,
 } from '../engine/types.js';
-import type { Rng } from '../random/rng.js';
+import { Rng } from '../random/rng.js';
+import { backoffMs, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import type { TransactionContext, TransactionSet } from './workload.js';
 
 export const MAX_RETRIES = 5;
 
-/** One slot's context, reused for every transaction on it. */
+/** What the executor does about faults (--on-error, --txn-timeout). */
+export interface FaultPolicy {
+  /** Replace a lost connection and carry on (--on-error continue); false: the slot stays lost. */
+  reconnect: boolean;
+  /** A transaction still running after this long is cancelled (ms; Infinity: never). */
+  txnTimeoutMs: number;
+  /** One attempt to open a replacement connection gives up after this long (ms). */
+  connectTimeoutMs: number;
+  backoff: BackoffPolicy;
+}
+
+export const DEFAULT_TXN_TIMEOUT_MS = 60_000;
+
+export const DEFAULT_FAULT_POLICY: FaultPolicy = {
+  reconnect: true,
+  txnTimeoutMs: DEFAULT_TXN_TIMEOUT_MS,
+  connectTimeoutMs: 10_000,
+  backoff: DEFAULT_BACKOFF,
+};
+
+/** What the executor did about faults over its life, for run.json. */
+export interface FaultCounts {
+  /** Connections replaced. */
+  reconnects: number;
+  /** Attempts to open a replacement that failed (each followed by a backoff). */
+  reconnectFailures: number;
+  /** Calls cancelled on the server after the transaction timeout. */
+  cancelled: number;
+  /** Calls the server did not answer even when cancelled: given up on, their connection replaced. */
+  abandoned: number;
+}
+
+/** One slot's context, replaced whenever the slot's connection is. */
 class SlotContext<S, C extends Counters> implements TransactionContext<S, C> {
   rng!: Rng;
   state!: S;
@@ -48,10 +95,22 @@ interface Job {
   reject: (err: unknown) => void;
 }
 
+const UP = 0;
+const RECONNECTING = 1;
+const LOST = 2;
+
+/** What an abandoned transaction's late attempt settles with: ignored. */
+const ABANDONED = -1;
+
 export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   private readonly conns: Connections;
-  private readonly contexts: SlotContext<S, C>[];
-  private readonly lost: boolean[];
+  private readonly policy: FaultPolicy;
+  private contexts: SlotContext<S, C>[];
+  /** UP, RECONNECTING or LOST, per slot. */
+  private readonly slotState: Uint8Array;
+  /** While a slot reconnects: resolves when it is up again (or the executor closes). */
+  private readonly upAgain: (Promise<void> | undefined)[];
+  private readonly upResolve: ((() => void) | undefined)[];
   /** Each slot's generator state before its transaction's first attempt: 4 words per slot. */
   private readonly rngStates: Int32Array;
   private counterKeys: string[] | undefined;
@@ -60,21 +119,72 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   private queueHead = 0;
   private queueCount = 0;
   private running = false;
+  /** Watchdog state: when the slot's transaction started (0: idle), and what was done about it. */
+  private readonly callStart: Float64Array;
+  private readonly cancelledAt: Float64Array;
+  /** The slot's transaction was cancelled for the timeout: its error counts as `timeout`. */
+  private readonly timedOut: Uint8Array;
+  /** Bumped when a slot's transaction is abandoned, so that its late attempt settles nothing. */
+  private readonly tokens: Uint32Array;
+  /** The engine's promise for each slot's transaction (non-serial mode), made by `binders`. */
+  private readonly resolvers: (((retries: number) => void) | undefined)[];
+  private readonly rejecters: (((err: unknown) => void) | undefined)[];
+  private readonly binders: ((res: (r: number) => void, rej: (e: unknown) => void) => void)[];
+  private readonly onSettled: ((r: number) => void)[];
+  private readonly onFailed: ((e: unknown) => void)[];
+  private watchdog: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** Jitter for the backoff: any spread will do, so one generator for all slots. */
+  private readonly jitter = new Rng(0x6a177e5);
+  /** What a detached (abandoned) body writes to instead of the engine's scratch. */
+  private readonly discard: { rng: Rng; counters: C };
+  readonly faults: FaultCounts = { reconnects: 0, reconnectFailures: 0, cancelled: 0, abandoned: 0 };
 
   constructor(
     private readonly set: TransactionSet<S, C>,
     /** Each terminal's state, by terminal id. */
     private readonly states: readonly S[],
+    policy: Partial<FaultPolicy> = {},
   ) {
+    this.policy = { ...DEFAULT_FAULT_POLICY, ...policy };
     this.conns = set.connections;
     const slots = this.conns.slots;
-    this.contexts = Array.from(
-      { length: slots },
-      (_, slot) => new SlotContext<S, C>(this.conns.session(slot), this.conns.handle(slot)),
-    );
-    this.lost = new Array<boolean>(slots).fill(false);
+    this.contexts = Array.from({ length: slots }, (_, slot) => this.newContext(slot));
+    this.slotState = new Uint8Array(slots);
+    this.upAgain = new Array<Promise<void> | undefined>(slots).fill(undefined);
+    this.upResolve = new Array<(() => void) | undefined>(slots).fill(undefined);
     this.rngStates = new Int32Array(slots * 4);
     this.queue = new Array<Job | undefined>(this.conns.serial ? slots : 0);
+    this.callStart = new Float64Array(slots);
+    this.cancelledAt = new Float64Array(slots);
+    this.timedOut = new Uint8Array(slots);
+    this.tokens = new Uint32Array(slots);
+    this.resolvers = new Array<undefined>(slots).fill(undefined);
+    this.rejecters = new Array<undefined>(slots).fill(undefined);
+    // Per-slot callbacks made once: no closure per transaction.
+    this.binders = Array.from({ length: slots }, (_, slot) => (res, rej) => {
+      this.resolvers[slot] = res;
+      this.rejecters[slot] = rej;
+    });
+    this.onSettled = Array.from({ length: slots }, (_, slot) => (retries) => {
+      if (retries === ABANDONED) return;
+      const res = this.resolvers[slot];
+      this.settle(slot);
+      res?.(retries);
+    });
+    this.onFailed = Array.from({ length: slots }, (_, slot) => (err) => {
+      const rej = this.rejecters[slot];
+      this.settle(slot);
+      rej?.(err);
+    });
+    this.discard = { rng: new Rng(1), counters: {} as C };
+    const timeout = this.policy.txnTimeoutMs;
+    if (!this.conns.serial && Number.isFinite(timeout) && timeout > 0) {
+      // Fine enough to fire within a tenth of the limit, never busier than 20 checks a second.
+      const tickMs = Math.min(1000, Math.max(50, timeout / 10));
+      this.watchdog = setInterval(this.check, tickMs);
+      this.watchdog.unref();
+    }
   }
 
   get connections(): number {
@@ -82,6 +192,7 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   }
 
   classify(err: unknown): ErrorClass {
+    if (err instanceof TxnTimeoutError) return 'timeout';
     return this.conns.classify(err);
   }
 
@@ -91,7 +202,14 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
     ctx.terminal = terminal.id;
     ctx.state = this.states[terminal.id]!;
     ctx.counters = counters;
-    if (!this.conns.serial) return this.attempts(slot, type);
+    if (!this.conns.serial) {
+      this.callStart[slot] = performance.now();
+      this.cancelledAt[slot] = 0;
+      this.timedOut[slot] = 0;
+      const promise = new Promise<number>(this.binders[slot]!);
+      this.attempts(slot, type, ctx).then(this.onSettled[slot], this.onFailed[slot]);
+      return promise;
+    }
     return new Promise((resolve, reject) => {
       this.queue[(this.queueHead + this.queueCount) % this.queue.length] = { slot, type, resolve, reject };
       this.queueCount++;
@@ -103,11 +221,25 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.watchdog) clearInterval(this.watchdog);
+    // Reconnect loops and transactions waiting for them end now.
+    for (const up of this.upResolve) up?.();
     try {
       await this.set.close?.();
     } finally {
       await this.conns.close();
     }
+  }
+
+  private newContext(slot: number): SlotContext<S, C> {
+    return new SlotContext<S, C>(this.conns.session(slot), this.conns.handle(slot));
+  }
+
+  private settle(slot: number): void {
+    this.resolvers[slot] = undefined;
+    this.rejecters[slot] = undefined;
+    this.callStart[slot] = 0;
   }
 
   private readonly runNext = (): void => {
@@ -119,7 +251,7 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
     this.queue[this.queueHead] = undefined;
     this.queueHead = (this.queueHead + 1) % this.queue.length;
     this.queueCount--;
-    this.attempts(job.slot, job.type).then(
+    this.attempts(job.slot, job.type, this.contexts[job.slot]!).then(
       (retries) => {
         job.resolve(retries);
         setImmediate(this.runNext);
@@ -132,33 +264,142 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   };
 
   /** Runs attempts until one succeeds, a non-retryable error, or MAX_RETRIES; resolves with the retries. */
-  private async attempts(slot: number, type: number): Promise<number> {
-    if (this.lost[slot]) {
-      throw Object.assign(new Error('connection was lost earlier'), { code: this.conns.lostCode });
+  private async attempts(slot: number, type: number, first: SlotContext<S, C>): Promise<number> {
+    const token = this.tokens[slot]!;
+    let ctx = first;
+    // A connection that died idle: replace it before running on it (its next call would hang).
+    if (this.slotState[slot] === UP && this.conns.isLost?.(slot) === true) this.connectionLost(slot);
+    if (this.slotState[slot] !== UP) {
+      if (this.slotState[slot] === RECONNECTING) await this.upAgain[slot];
+      if (this.tokens[slot] !== token) return ABANDONED;
+      if (this.slotState[slot] !== UP || this.closed) {
+        throw Object.assign(new Error('connection was lost earlier'), { code: this.conns.lostCode });
+      }
+      // The slot has a new connection, so a new context: carry the transaction's inputs over.
+      ctx = this.contexts[slot]!;
+      ctx.rng = first.rng;
+      ctx.terminal = first.terminal;
+      ctx.state = first.state;
+      ctx.counters = first.counters;
     }
-    const ctx = this.contexts[slot]!;
     ctx.rng.saveState(this.rngStates, slot * 4);
     for (let attempt = 0; ; attempt++) {
       ctx.attempt = attempt;
       try {
         await this.set.run(type, ctx);
+        if (this.tokens[slot] !== token) return ABANDONED;
         return attempt;
       } catch (err) {
-        const cls = this.conns.classify(err);
-        await this.conns.recover(slot, cls).catch(() => undefined);
+        if (this.tokens[slot] !== token) return ABANDONED;
+        const timedOut = this.timedOut[slot] === 1;
+        const cls = timedOut ? 'timeout' : this.conns.classify(err);
+        if (cls === 'connection') this.connectionLost(slot);
+        else await this.conns.recover(slot, cls).catch(() => undefined);
         if (this.conns.isRetryable(cls) && attempt < MAX_RETRIES) {
           ctx.rng.restoreState(this.rngStates, slot * 4);
           this.zero(ctx.counters);
           continue;
         }
-        if (cls === 'connection') this.lost[slot] = true;
-        throw attempt > 0 ? new RetriesExhaustedError(attempt, err, cls) : err;
+        const failure = timedOut ? new TxnTimeoutError(this.policy.txnTimeoutMs, err) : err;
+        throw attempt > 0 ? new RetriesExhaustedError(attempt, failure, cls) : failure;
       }
     }
+  }
+
+  /** The slot's connection is gone: replace it (--on-error continue), or leave the slot lost. */
+  private connectionLost(slot: number): void {
+    if (this.slotState[slot] !== UP) return;
+    if (!this.policy.reconnect) {
+      this.slotState[slot] = LOST;
+      return;
+    }
+    this.slotState[slot] = RECONNECTING;
+    this.upAgain[slot] = new Promise<void>((resolve) => (this.upResolve[slot] = resolve));
+    void this.reconnectLoop(slot);
+  }
+
+  private async reconnectLoop(slot: number): Promise<void> {
+    const { connectTimeoutMs, backoff } = this.policy;
+    for (let attempt = 0; !this.closed; attempt++) {
+      try {
+        // The dialect times its attempt out itself; this only catches one that does not.
+        await withTimeout(this.conns.reconnect(slot, connectTimeoutMs), 2 * connectTimeoutMs + 1000);
+        if (this.closed) break;
+        this.faults.reconnects++;
+        this.contexts[slot] = this.newContext(slot);
+        this.slotState[slot] = UP;
+        break;
+      } catch {
+        this.faults.reconnectFailures++;
+        await sleep(backoffMs(attempt, backoff, this.jitter.float()));
+      }
+    }
+    const up = this.upResolve[slot];
+    this.upResolve[slot] = undefined;
+    this.upAgain[slot] = undefined;
+    up?.();
+  }
+
+  /**
+   * The watchdog, every tick: a transaction past the timeout is cancelled on the server; one
+   * still unanswered a grace period later (or still waiting for its slot to reconnect) is
+   * abandoned: it fails now, and its connection is replaced.
+   */
+  private readonly check = (): void => {
+    const now = performance.now();
+    const limit = this.policy.txnTimeoutMs;
+    const grace = Math.min(5000, Math.max(1000, limit / 2));
+    for (let slot = 0; slot < this.callStart.length; slot++) {
+      const started = this.callStart[slot]!;
+      if (started === 0 || now - started < limit) continue;
+      if (this.slotState[slot] !== UP) {
+        this.abandon(
+          slot,
+          Object.assign(
+            new Error(`database unreachable: no connection within ${limit / 1000} s (still reconnecting)`),
+            { code: this.conns.lostCode },
+          ),
+        );
+      } else if (this.cancelledAt[slot] === 0) {
+        this.timedOut[slot] = 1;
+        this.cancelledAt[slot] = now;
+        this.faults.cancelled++;
+        this.conns.cancel(slot).catch(() => undefined);
+      } else if (now - this.cancelledAt[slot]! >= grace) {
+        this.faults.abandoned++;
+        this.abandon(slot, new TxnTimeoutError(limit));
+        this.connectionLost(slot);
+      }
+    }
+  };
+
+  /** Fails the slot's transaction now; its body, still running, is detached from the engine's state. */
+  private abandon(slot: number, err: Error): void {
+    this.tokens[slot] = this.tokens[slot]! + 1;
+    const old = this.contexts[slot]!;
+    old.rng = this.discard.rng;
+    old.counters = this.discard.counters;
+    this.contexts[slot] = this.newContext(slot);
+    const rej = this.rejecters[slot];
+    this.settle(slot);
+    rej?.(err);
   }
 
   private zero(counters: C): void {
     this.counterKeys ??= Object.keys(counters);
     for (const k of this.counterKeys) (counters as Record<string, number>)[k] = 0;
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** `promise`, or a rejection after `ms` (a safety net over the dialect's own connect timeout). */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no connection within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -550,6 +550,39 @@ describe('Engine: scheduler lateness', () => {
 });
 
 describe('Engine: errors', () => {
+  it('stopOnLostConnection false (--on-error continue): the run goes on; intervals carry failures by class; the outage is an event', async () => {
+    const lost = Object.assign(new Error('connection reset'), { code: 'ECONNRESET' });
+    // Calls 40 to 59 fail as lost connections, then the database is back.
+    const ex = new StandIn({
+      connections: 4,
+      serviceMs: 2,
+      fail: (c) => (c.seq >= 40 && c.seq < 60 ? lost : undefined),
+      classify: (err) => ((err as { code?: string }).code === 'ECONNRESET' ? 'connection' : 'other'),
+    });
+    const { result, events } = await runEngine(
+      engineConfig({
+        terminals: 4,
+        warmupMs: 0,
+        durationMs: 600,
+        intervalMs: 100,
+        stopOnLostConnection: false,
+      }),
+      ex,
+    );
+    expect(result.status).toBe('completed');
+    expect(result.errorsByClass.connection).toBe(20);
+    expect(ex.calls.length).toBeGreaterThan(80);
+    const perInterval = events.flatMap((e) =>
+      e.kind === 'interval' ? [e.stats.errorsByClass.connection] : [],
+    );
+    expect(perInterval.reduce((a, b) => a + b, 0)).toBe(20);
+    expect(result.outages).toHaveLength(1);
+    const [o] = result.outages;
+    expect(o).toMatchObject({ cause: 'connection', failed: 20, recovered: true });
+    expect(o!.durationS).toBeGreaterThan(0);
+    expect(o!.durationS).toBeLessThan(0.6);
+  });
+
   it('an error classified "connection" stops the run as failed', async () => {
     const lost = Object.assign(new Error('server closed the connection unexpectedly'), { code: '08006' });
     const ex = new StandIn({
@@ -634,6 +667,7 @@ describe('Engine: errors', () => {
       deadlock: result.perType[2]!.errors,
       lockTimeout: 0,
       connection: 0,
+      timeout: 0,
       constraint: result.perType[3]!.errors,
       other: 0,
     });

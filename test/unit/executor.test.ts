@@ -1,46 +1,90 @@
 /**
  * The generic executor (workloads/executor.ts) over stand-in connections: retries with the same
- * inputs and zeroed tallies, lost slots that fail fast, SQLite's one-at-a-time turns.
+ * inputs and zeroed tallies, lost slots that fail fast (--on-error stop) or reconnect with backoff
+ * (continue), the transaction timeout's cancel and abandon, SQLite's one-at-a-time turns.
  */
 import { describe, expect, it } from 'vitest';
 import type { Connections, Session } from '../../src/dialects/connections.js';
-import { RetriesExhaustedError, type ErrorClass } from '../../src/engine/types.js';
+import { RetriesExhaustedError, TxnTimeoutError, type ErrorClass } from '../../src/engine/types.js';
 import { Rng } from '../../src/random/rng.js';
-import { MAX_RETRIES, WorkloadExecutor } from '../../src/workloads/executor.js';
+import { MAX_RETRIES, WorkloadExecutor, type FaultPolicy } from '../../src/workloads/executor.js';
 import { tpccHome } from '../../src/workloads/tpcc/bodies.js';
 import type { TransactionContext } from '../../src/workloads/workload.js';
 
 const classify = (err: unknown): ErrorClass => {
   const code = (err as { code?: string }).code;
-  return code === 'GONE' ? 'connection' : code === 'DEADLOCK' ? 'deadlock' : 'other';
+  return code === 'GONE' || code === 'LOST'
+    ? 'connection'
+    : code === 'DEADLOCK' || code === 'CANCELLED'
+      ? 'deadlock'
+      : 'other';
 };
 
-function connections(slots: number, serial = false): Connections<null> & { recovered: number[] } {
-  const recovered: number[] = [];
-  return {
+interface FakeConnections extends Connections<number> {
+  recovered: number[];
+  /** Each slot's connection number: a new one after each successful reconnect. */
+  generation: number[];
+  reconnectCalls: number[];
+  /** Reconnect attempts fail while this is above 0 (each attempt counts it down). */
+  failReconnects: number;
+  /** What cancel does: by default rejects the slot's hanging call. */
+  cancels: number;
+  hanging: ((err: Error) => void)[];
+  cancelWorks: boolean;
+}
+
+function connections(slots: number, serial = false): FakeConnections {
+  const c: FakeConnections = {
     dialect: 'postgres',
     slots,
     serial,
-    handle: () => null,
+    handle: (slot) => c.generation[slot]!,
     session: () => ({}) as Session,
     classify,
     isRetryable: (cls) => cls === 'deadlock',
-    recover: async (slot) => void recovered.push(slot),
+    recover: async (slot) => void c.recovered.push(slot),
+    async reconnect(slot) {
+      c.reconnectCalls.push(slot);
+      if (c.failReconnects > 0) {
+        c.failReconnects--;
+        throw fail('ECONNREFUSED');
+      }
+      c.generation[slot]!++;
+    },
+    async cancel(slot) {
+      c.cancels++;
+      if (c.cancelWorks) c.hanging[slot]?.(fail('CANCELLED'));
+    },
     lostCode: 'LOST',
     close: async () => undefined,
-    recovered,
+    recovered: [],
+    generation: new Array<number>(slots).fill(0),
+    reconnectCalls: [],
+    failReconnects: 0,
+    cancels: 0,
+    hanging: [],
+    cancelWorks: true,
   };
+  return c;
 }
 
 type Body = (tx: TransactionContext<number, { n: number }>) => void | Promise<void>;
 
-function executor(body: Body, slots = 2, serial = false) {
+const FAST: Partial<FaultPolicy> = { backoff: { baseMs: 2, capMs: 10 }, connectTimeoutMs: 1000 };
+
+function executor(body: Body, slots = 2, serial = false, policy: Partial<FaultPolicy> = FAST) {
   const conns = connections(slots, serial);
   const ex = new WorkloadExecutor<number, { n: number }>(
     { connections: conns, run: (_t, tx) => body(tx) },
     [7, 8],
+    policy,
   );
   return { ex, conns };
+}
+
+/** A body that hangs on slot `slot` until the fake's cancel (or nothing) ends it. */
+function hangOn(conns: FakeConnections, slot: number): Promise<void> {
+  return new Promise((_, reject) => (conns.hanging[slot] = reject));
 }
 
 const fail = (code: string): Error => Object.assign(new Error(code), { code });
@@ -72,13 +116,18 @@ describe('WorkloadExecutor', () => {
     expect((err as RetriesExhaustedError).errorClass).toBe('deadlock');
   });
 
-  it('after a connection error on a slot, later calls on it fail at once without running; other slots go on', async () => {
+  it('--on-error stop: after a connection error on a slot, later calls on it fail at once without running; other slots go on', async () => {
     let ran = 0;
     let gone = true;
-    const { ex } = executor(() => {
-      ran++;
-      if (gone) throw fail('GONE');
-    });
+    const { ex, conns } = executor(
+      () => {
+        ran++;
+        if (gone) throw fail('GONE');
+      },
+      2,
+      false,
+      { ...FAST, reconnect: false },
+    );
     await expect(ex.execute(0, 0, { id: 0, rng: new Rng(1) }, { n: 0 })).rejects.toThrow('GONE');
     gone = false;
     await expect(ex.execute(0, 0, { id: 0, rng: new Rng(1) }, { n: 0 })).rejects.toMatchObject({
@@ -87,6 +136,98 @@ describe('WorkloadExecutor', () => {
     expect(ran).toBe(1);
     expect(await ex.execute(1, 0, { id: 1, rng: new Rng(1) }, { n: 0 })).toBe(0);
     expect(ran).toBe(2);
+    expect(conns.reconnectCalls).toEqual([]);
+  });
+
+  it('--on-error continue: a lost connection is replaced with backoff; the next transaction waits for it and runs on the new one', async () => {
+    const seen: number[] = [];
+    let gone = true;
+    const { ex, conns } = executor((tx) => {
+      seen.push(tx.conn as number);
+      if (gone) throw fail('GONE');
+    });
+    conns.failReconnects = 3;
+    await expect(ex.execute(0, 0, { id: 0, rng: new Rng(1) }, { n: 0 })).rejects.toThrow('GONE');
+    gone = false;
+    // Handed to the slot while it reconnects: waits, then runs on connection 1.
+    expect(await ex.execute(0, 0, { id: 0, rng: new Rng(1) }, { n: 0 })).toBe(0);
+    expect(seen).toEqual([0, 1]);
+    expect(conns.reconnectCalls).toEqual([0, 0, 0, 0]);
+    expect(ex.faults).toMatchObject({ reconnects: 1, reconnectFailures: 3 });
+    // A lost connection is not rolled back on: nothing is written to it.
+    expect(conns.recovered).toEqual([]);
+    await ex.close();
+  });
+
+  it('a transaction waiting for a slot that cannot reconnect fails as a lost connection at the timeout', async () => {
+    let gone = true;
+    const { ex, conns } = executor(
+      () => {
+        if (gone) throw fail('GONE');
+      },
+      2,
+      false,
+      { ...FAST, txnTimeoutMs: 150 },
+    );
+    conns.failReconnects = Infinity;
+    await expect(ex.execute(0, 0, { id: 0, rng: new Rng(1) }, { n: 0 })).rejects.toThrow('GONE');
+    gone = false;
+    const err = await ex.execute(0, 0, { id: 0, rng: new Rng(1) }, { n: 0 }).catch((e: unknown) => e);
+    expect(ex.classify(err)).toBe('connection');
+    expect((err as Error).message).toMatch(/still reconnecting/);
+    await ex.close();
+  });
+
+  it('the transaction timeout cancels a hung call: it fails as timeout, is not retried, and the slot is rolled back', async () => {
+    let calls = 0;
+    const { ex, conns } = executor(
+      () => {
+        calls++;
+        return hangOn(conns, 1);
+      },
+      2,
+      false,
+      { ...FAST, txnTimeoutMs: 100 },
+    );
+    const err = await ex.execute(1, 0, { id: 1, rng: new Rng(1) }, { n: 0 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TxnTimeoutError);
+    expect(ex.classify(err)).toBe('timeout');
+    // The cancelled call's own error (a retryable class here) is kept, but not retried.
+    expect(((err as TxnTimeoutError).lastError as { code: string }).code).toBe('CANCELLED');
+    expect(calls).toBe(1);
+    expect(conns.cancels).toBe(1);
+    expect(conns.recovered).toEqual([1]);
+    expect(conns.reconnectCalls).toEqual([]);
+    await ex.close();
+  });
+
+  it('a call that stays unanswered after the cancel is abandoned and its connection replaced', async () => {
+    let hang = true;
+    const { ex, conns } = executor(
+      (tx) => {
+        if (hang) {
+          // The body writes after it is abandoned: that must not reach the next transaction.
+          return hangOn(conns, 0).finally(() => (tx.counters.n += 100));
+        }
+        tx.counters.n += 1;
+      },
+      2,
+      false,
+      { ...FAST, txnTimeoutMs: 100 },
+    );
+    conns.cancelWorks = false;
+    const err = await ex.execute(0, 0, { id: 0, rng: new Rng(1) }, { n: 0 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TxnTimeoutError);
+    expect((err as TxnTimeoutError).lastError).toBeUndefined();
+    expect(ex.faults).toMatchObject({ cancelled: 1, abandoned: 1 });
+    hang = false;
+    const counters = { n: 0 };
+    expect(await ex.execute(0, 0, { id: 0, rng: new Rng(1) }, counters)).toBe(0);
+    conns.hanging[0]?.(fail('GONE'));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(counters.n).toBe(1);
+    expect(conns.generation[0]).toBe(1);
+    await ex.close();
   });
 
   it('serial connections run one transaction at a time, never inside the caller', async () => {

@@ -247,6 +247,7 @@ function driverPool(meta: ColumnMeta[], sent: Sent[], log: { metaQueries: unknow
           inputs.push({ name, type, value });
           return request;
         },
+        cancel: () => undefined,
         query(text) {
           expect(text).toBe(COLUMNS_SQL);
           log.metaQueries.push(inputs);

@@ -53,6 +53,7 @@ function fakeRequest(
     },
     execute: () => Promise.reject(new Error('not used')),
     bulk: () => Promise.reject(new Error('not used')),
+    cancel: () => undefined,
   };
   return request;
 }

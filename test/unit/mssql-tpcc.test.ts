@@ -13,7 +13,7 @@ import {
   type MssqlResult,
   type MssqlTypeSpec,
 } from '../../src/dialects/mssql/driver.js';
-import { RetriesExhaustedError, type TerminalContext } from '../../src/engine/types.js';
+import { RetriesExhaustedError, TxnTimeoutError, type TerminalContext } from '../../src/engine/types.js';
 import { DatabaseError } from '../../src/errors.js';
 import {
   newOrderInput,
@@ -27,7 +27,7 @@ import {
   mssqlTpccTransactions,
   newOrderOutcome,
 } from '../../src/workloads/tpcc/mssql/executor.js';
-import { MAX_RETRIES, WorkloadExecutor } from '../../src/workloads/executor.js';
+import { MAX_RETRIES, WorkloadExecutor, type FaultPolicy } from '../../src/workloads/executor.js';
 import type { TpccRunState, TpccTerminal } from '../../src/workloads/tpcc/bodies.js';
 import {
   INSTALLED_SQL,
@@ -467,7 +467,8 @@ interface Call {
   inputs: { name: string; type: MssqlTypeSpec; value: unknown }[];
 }
 
-type Answer = (call: Call) => MssqlResult | Error;
+/** 'hang': the server never answers, until the request is cancelled (then ECANCEL, as the driver's). */
+type Answer = (call: Call) => MssqlResult | Error | 'hang';
 
 function scriptedPool(answer: Answer, calls: Call[]): MssqlPool {
   const pool: MssqlPool = {
@@ -478,9 +479,16 @@ function scriptedPool(answer: Answer, calls: Call[]): MssqlPool {
     on: () => pool,
     request() {
       const call: Call = { inputs: [] };
+      let cancel = (): void => undefined;
       const respond = (): Promise<MssqlResult> => {
         calls.push(call);
         const out = answer(call);
+        if (out === 'hang') {
+          return new Promise((_, reject) => {
+            cancel = () =>
+              reject(Object.assign(new Error('Canceled.'), { code: 'ECANCEL', name: 'RequestError' }));
+          });
+        }
         return out instanceof Error ? Promise.reject(out) : Promise.resolve(out);
       };
       const request: MssqlRequest = {
@@ -497,6 +505,7 @@ function scriptedPool(answer: Answer, calls: Call[]): MssqlPool {
           return respond();
         },
         bulk: () => Promise.reject(new Error('not used')),
+        cancel: () => cancel(),
       };
       return request;
     },
@@ -514,10 +523,21 @@ function terminal(seed: number, w = 2, d = 3): TerminalContext & TpccTerminal {
 
 /** The generic executor over the SQL Server transactions, with the terminal's home taken from the call. */
 const MssqlTpccExecutor = {
-  onPool(sql: MssqlModule, pool: MssqlPool, slots: number, ctx: RunInputContext, procedures: boolean) {
+  onPool(
+    sql: MssqlModule,
+    pool: MssqlPool,
+    slots: number,
+    ctx: RunInputContext,
+    procedures: boolean,
+    faults: Partial<FaultPolicy> = {},
+  ) {
     const run: TpccRunState = { ctx, committedNewOrders: 0 };
     const homes: TpccTerminal[] = [];
-    const ex = new WorkloadExecutor(mssqlTpccTransactions(sql, pool, slots, run, { procedures }), homes);
+    const ex = new WorkloadExecutor(
+      mssqlTpccTransactions(sql, pool, slots, run, { procedures }),
+      homes,
+      faults,
+    );
     return {
       get committedNewOrders(): number {
         return run.committedNewOrders;
@@ -540,6 +560,25 @@ function seedFor(rollback: boolean): number {
 }
 
 describe('MssqlTpccExecutor', () => {
+  it('cancels a request the server does not answer within the transaction timeout, as a timeout', async () => {
+    const calls: Call[] = [];
+    const ex = MssqlTpccExecutor.onPool(
+      sql,
+      scriptedPool(() => 'hang', calls),
+      2,
+      CTX,
+      false,
+      {
+        txnTimeoutMs: 100,
+      },
+    );
+    const err = await ex.execute(1, 1, terminal(7), newTpccCounters()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TxnTimeoutError);
+    expect(ex.classify(err)).toBe('timeout');
+    expect(((err as TxnTimeoutError).lastError as { code: string }).code).toBe('ECANCEL');
+    expect(calls).toHaveLength(1);
+  });
+
   it('sends New-Order as one parameterized batch and counts a commit', async () => {
     const calls: Call[] = [];
     const ex = MssqlTpccExecutor.onPool(
@@ -655,7 +694,8 @@ describe('MssqlTpccExecutor', () => {
       false,
     );
     await expect(ex2.execute(0, 1, terminal(1), newTpccCounters())).rejects.toBe(lost);
-    expect(once).toHaveLength(1);
+    // Not retried; the slot's reconnect proves the pool can connect again with one `select 1`.
+    expect(once.filter((c) => c.text !== 'select 1')).toHaveLength(1);
     expect(ex2.classify(lost)).toBe('connection');
   });
 

@@ -30,10 +30,19 @@ function engineResult(
     windowSeconds,
     measured: true,
     perType,
-    errorsByClass: { conflict: 0, deadlock: 0, lockTimeout: 0, connection: 0, constraint: 0, other: 0 },
+    errorsByClass: {
+      conflict: 0,
+      deadlock: 0,
+      lockTimeout: 0,
+      connection: 0,
+      timeout: 0,
+      constraint: 0,
+      other: 0,
+    },
     counters: { ...newTpccCounters(), ...counters },
     lateness,
     drain: { limitMs: 30_000, queued: 0, inFlight: 0, abandoned: 0, oldestAgeMs: null },
+    outages: [],
     failure: undefined,
   };
 }

@@ -14,6 +14,8 @@ import { classifyMssqlError, isRetryable } from './errors.js';
 export interface MssqlHandle {
   sql: MssqlModule;
   pool: MssqlPool;
+  /** A request on the slot's pool, remembered as the slot's running one (what `cancel` cancels). */
+  request(): MssqlRequest;
 }
 
 export async function openMssqlConnections(url: string, slots: number): Promise<Connections<MssqlHandle>> {
@@ -43,27 +45,41 @@ export function mssqlConnectionsOnPool(
   pool: MssqlPool,
   slots: number,
 ): Connections<MssqlHandle> {
-  const handle = { sql, pool };
   const sessions = Array.from({ length: slots }, () => mssqlSession(sql, pool));
+  const handles: MssqlHandle[] = sessions.map((s) => ({ sql, pool, request: s.request }));
   return {
     dialect: 'mssql',
     slots,
     serial: false,
-    handle: () => handle,
+    handle: (slot) => handles[slot]!,
     session: (slot) => sessions[slot]!.session,
     classify: classifyMssqlError,
     isRetryable,
     async recover(slot) {
       await sessions[slot]!.abandon();
     },
+    // The driver's pool drops a dead connection and opens a new one on next use: replacing a
+    // slot's connection is forgetting its transaction, then proving the pool can connect.
+    async reconnect(slot) {
+      await sessions[slot]!.abandon();
+      await pool.request().query('select 1');
+    },
+    async cancel(slot) {
+      sessions[slot]!.cancel();
+    },
     lostCode: 'ECONNCLOSED',
     close: () => pool.close(),
   };
 }
 
-function mssqlSession(sql: MssqlModule, pool: MssqlPool): { session: Session; abandon(): Promise<void> } {
+function mssqlSession(
+  sql: MssqlModule,
+  pool: MssqlPool,
+): { session: Session; request(): MssqlRequest; abandon(): Promise<void>; cancel(): void } {
   let open: MssqlTransaction | undefined;
-  const request = (): MssqlRequest => (open ? open.request() : pool.request());
+  /** The request running now, for the attention (cancel) the transaction timeout sends. */
+  let current: MssqlRequest | undefined;
+  const request = (): MssqlRequest => (current = open ? open.request() : pool.request());
   const run = async (text: string, params: readonly unknown[]) =>
     bindPositional(sql, request(), params).query(text);
   const session: Session = {
@@ -90,10 +106,14 @@ function mssqlSession(sql: MssqlModule, pool: MssqlPool): { session: Session; ab
   };
   return {
     session,
+    request,
     async abandon() {
       const tx = open;
       open = undefined;
       await tx?.rollback().catch(() => undefined);
+    },
+    cancel() {
+      current?.cancel();
     },
   };
 }

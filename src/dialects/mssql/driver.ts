@@ -49,6 +49,8 @@ export interface MssqlRequest {
   query(command: string): Promise<MssqlResult>;
   execute(procedure: string): Promise<MssqlResult>;
   bulk(table: MssqlTable, options?: MssqlBulkOptions): Promise<{ rowsAffected: number }>;
+  /** Sends the server an attention for the running request (the transaction timeout). */
+  cancel(): void;
 }
 
 export interface MssqlPool {

@@ -11,11 +11,13 @@ import type { Row } from '../dialect.js';
 import { openInBatches } from '../open-slots.js';
 import { checkServer, openConnection, type Connection } from './connect.js';
 import { classifyMysqlError, isRetryable } from './errors.js';
-import { parseMysqlUrl } from './url.js';
+import { parseMysqlUrl, type MysqlSettings } from './url.js';
 
 export interface MysqlSlotOptions {
   /** Allow several statements in one query (TPC-C's client-side batches). */
   multipleStatements?: boolean | undefined;
+  /** Statements run on every connection a slot opens, the first and each replacement (SET SESSION …). */
+  sessionSetup?: readonly string[] | undefined;
 }
 
 export async function openMysqlConnections(
@@ -24,9 +26,20 @@ export async function openMysqlConnections(
   options: MysqlSlotOptions = {},
 ): Promise<Connections<Connection>> {
   const settings = parseMysqlUrl(url);
+  const open = async (connectTimeoutMs?: number): Promise<Connection> => {
+    const s: MysqlSettings = connectTimeoutMs === undefined ? settings : { ...settings, connectTimeoutMs };
+    const conn = await openConnection(s, { multipleStatements: options.multipleStatements === true });
+    try {
+      for (const sql of options.sessionSetup ?? []) await conn.query(sql);
+    } catch (err) {
+      conn.destroy();
+      throw err;
+    }
+    return conn;
+  };
   const conns = await openInBatches(
     slots,
-    () => openConnection(settings, { multipleStatements: options.multipleStatements === true }),
+    () => open(),
     (c) => c.end(),
   );
   try {
@@ -36,6 +49,10 @@ export async function openMysqlConnections(
     throw err;
   }
   const sessions = conns.map(mysqlSession);
+  /** Each slot's latest reconnect attempt: an older one that completes late is dropped, not installed. */
+  const attempts = new Array<number>(conns.length).fill(0);
+  /** The connection KILL QUERY goes through: opened on first need, replaced when it fails. */
+  let killer: Promise<Connection> | undefined;
   return {
     dialect: 'mysql',
     slots: conns.length,
@@ -48,8 +65,34 @@ export async function openMysqlConnections(
       // A lock wait timeout leaves the transaction open; a lost connection takes no more writes.
       if (cls !== 'connection') await conns[slot]!.query('rollback').catch(() => undefined);
     },
+    async reconnect(slot, timeoutMs) {
+      const attempt = ++attempts[slot]!;
+      conns[slot]!.destroy();
+      const fresh = await open(timeoutMs);
+      if (attempt !== attempts[slot]) {
+        fresh.destroy();
+        throw new Error('superseded by a later reconnect');
+      }
+      conns[slot] = fresh;
+      sessions[slot] = mysqlSession(fresh);
+    },
+    async cancel(slot) {
+      const thread = conns[slot]!.threadId;
+      killer ??= open(5000);
+      try {
+        await (await killer).query(`KILL QUERY ${Number(thread)}`);
+      } catch (err) {
+        const k = killer;
+        killer = undefined;
+        void k.then((c) => c.destroy()).catch(() => undefined);
+        throw err;
+      }
+    },
     lostCode: 'PROTOCOL_CONNECTION_LOST',
     async close() {
+      const k = killer;
+      killer = undefined;
+      await k?.then((c) => c.end()).catch(() => undefined);
       await Promise.all(conns.map((c) => c.end().catch(() => c.destroy())));
     },
   };

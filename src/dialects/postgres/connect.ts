@@ -8,7 +8,9 @@ export interface ConnectOptions {
   /** Pool size. */
   max: number;
   /** Seconds to wait for a connection before giving up. */
-  connectTimeoutS?: number;
+  connectTimeoutS?: number | undefined;
+  /** Called whenever one of the pool's connections closes. */
+  onclose?: (() => void) | undefined;
 }
 
 /** Opens a lazy postgres.js pool; statements are prepared once per connection and reused. */
@@ -19,6 +21,7 @@ export function connect(url: string, options: ConnectOptions): Sql {
     connect_timeout: options.connectTimeoutS ?? 10,
     idle_timeout: 0,
     onnotice: () => undefined,
+    ...(options.onclose ? { onclose: options.onclose } : {}),
     // Money stays exact: numerics come back as strings and are parsed where arithmetic needs them.
     types: {},
   });

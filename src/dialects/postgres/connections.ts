@@ -1,53 +1,158 @@
 /**
  * PostgreSQL connection slots: one reserved postgres.js connection per slot, statements prepared
- * once per connection (postgres.js caches them by text).
+ * once per connection (postgres.js caches them by text). Each slot has its own one-connection
+ * postgres.js instance, so that a slot's connection can be thrown away and replaced on its own
+ * (`reconnect`): a reserved connection of a shared pool cannot be destroyed, and releasing a dead
+ * one back into the pool hands it to the next taker.
  */
 import type postgres from 'postgres';
 import { TxbenchError } from '../../errors.js';
 import type { Connections, Session } from '../connections.js';
 import type { Row } from '../dialect.js';
 import { openInBatches } from '../open-slots.js';
-import { connect, describeConnectionError } from './connect.js';
+import { sendCancelRequest, type BackendKey, type CancelTarget } from './cancel.js';
+import { connect, describeConnectionError, type Sql } from './connect.js';
 import { classifyPostgresError, isRetryable } from './errors.js';
 
 export type PostgresConn = postgres.ReservedSql;
 
 type Params = postgres.ParameterOrJSON<never>[];
 
+/** One slot's connection: its own instance, the reserved connection, the backend it talks to. */
+interface Slot {
+  sql: Sql;
+  conn: PostgresConn;
+  key: BackendKey | undefined;
+  /**
+   * The connection closed (postgres.js's onclose). A reserved connection that dies while idle
+   * gives no error: the next query on it is queued on a socket that is gone and never answered.
+   */
+  closed: { now: boolean };
+}
+
+/**
+ * Opens a slot's instance and reserves its connection, learning the backend's cancel key. With
+ * `timeoutMs`, postgres.js's connect timeout bounds the attempt (a server that accepts and never
+ * answers); one that refuses outright is retried inside postgres.js until the executor gives up
+ * on the attempt and a later one supersedes it (`reconnect`). The instance is not destroyed
+ * while it may still be connecting: postgres.js 3.4.9 then rejects its internal array-type
+ * query with nobody to catch it.
+ */
+async function openSlot(url: string, timeoutMs?: number): Promise<Slot> {
+  ignoreLostTypeFetches();
+  const closed = { now: false };
+  const sql = connect(url, {
+    max: 1,
+    connectTimeoutS: timeoutMs === undefined ? undefined : Math.max(1, Math.ceil(timeoutMs / 1000)),
+    onclose: () => (closed.now = true),
+  });
+  try {
+    const conn = await sql.reserve();
+    // The query's `state` is the backend's key data (pid, secret), what a cancel request needs.
+    const probe = conn.unsafe('select 1');
+    await probe;
+    const key = (probe as unknown as { state?: BackendKey | null }).state ?? undefined;
+    // Closes while connecting (postgres.js retries them) say nothing about the connection now open.
+    closed.now = false;
+    return { sql, conn, key, closed };
+  } catch (err) {
+    await sql.end({ timeout: 0 }).catch(() => undefined);
+    throw err;
+  }
+}
+
+let typeFetchGuard = false;
+
+/**
+ * postgres.js 3.4.9 fetches the array types on each new connection from a handler that does not
+ * catch (connection.js `fetchArrayTypes`): a connection lost at that moment — a server restarted
+ * or a network cut while a slot reconnects — becomes an unhandled rejection that would end the
+ * process. Only that rejection is ignored (the connection attempt fails on its own); any other
+ * is thrown again, as Node would.
+ */
+function ignoreLostTypeFetches(): void {
+  if (typeFetchGuard) return;
+  typeFetchGuard = true;
+  process.on('unhandledRejection', (reason) => {
+    const e = reason as { code?: unknown; query?: unknown } | null;
+    const code = typeof e?.code === 'string' ? e.code : '';
+    if (/^CONNECTION_/.test(code) && typeof e?.query === 'string' && e.query.includes('pg_catalog.pg_type'))
+      return;
+    throw reason;
+  });
+}
+
+/** Drops a slot's connection without writing to it (porsager/postgres#1208). */
+async function dropSlot(slot: Slot): Promise<void> {
+  await slot.sql.end({ timeout: 0 }).catch(() => undefined);
+}
+
 export async function openPostgresConnections(
   url: string,
   slots: number,
 ): Promise<Connections<PostgresConn>> {
-  const sql = connect(url, { max: slots });
-  let conns: PostgresConn[];
+  let opened: Slot[];
   try {
-    conns = await openInBatches(
-      slots,
-      () => sql.reserve(),
-      async (c) => c.release(),
-    );
+    opened = await openInBatches(slots, () => openSlot(url), dropSlot);
   } catch (err) {
-    await sql.end({ timeout: 0 }).catch(() => undefined);
     throw err instanceof TxbenchError ? err : describeConnectionError(err, url);
   }
-  const sessions = conns.map(postgresSession);
+  const sessions = opened.map((s) => postgresSession(s.conn));
+  /** Each slot's latest reconnect attempt: an older one that completes late is dropped, not installed. */
+  const attempts = new Array<number>(opened.length).fill(0);
+  const options = opened[0]!.sql.options;
+  // postgres.js sets `path` (the socket file) for a Unix-socket host, and false otherwise.
+  const socketPath: unknown = options.path;
+  const cancelTarget: CancelTarget = {
+    host:
+      typeof socketPath === 'string' && socketPath !== ''
+        ? socketPath.replace(/\/\.s\.PGSQL\.\d+$/, '')
+        : options.host[0]!,
+    port: options.port[0]!,
+  };
   return {
     dialect: 'postgres',
-    slots: conns.length,
+    slots: opened.length,
     serial: false,
-    handle: (slot) => conns[slot]!,
+    handle: (slot) => opened[slot]!.conn,
     session: (slot) => sessions[slot]!,
     classify: classifyPostgresError,
     isRetryable,
     async recover(slot, cls) {
       // Never write to a reserved connection whose server side is gone: postgres.js 3.4.9 then
-      // throws from a setImmediate and takes the process down (porsager/postgres#1208).
-      if (cls !== 'connection') await conns[slot]!.unsafe('rollback').catch(() => undefined);
+      // throws from a setImmediate and takes the process down (porsager/postgres#1208). After a
+      // cancelled call (timeout) the connection is fine: roll back what the transaction left.
+      if (cls !== 'connection') await opened[slot]!.conn.unsafe('rollback').catch(() => undefined);
     },
+    async reconnect(slot, timeoutMs) {
+      const attempt = ++attempts[slot]!;
+      await dropSlot(opened[slot]!);
+      const fresh = await openSlot(url, timeoutMs);
+      if (attempt !== attempts[slot]) {
+        await dropSlot(fresh);
+        throw new Error('superseded by a later reconnect');
+      }
+      opened[slot] = fresh;
+      sessions[slot] = postgresSession(fresh.conn);
+    },
+    async cancel(slot) {
+      const key = opened[slot]!.key;
+      if (key !== undefined) await sendCancelRequest(cancelTarget, key, 5000);
+    },
+    isLost: (slot) => opened[slot]!.closed.now,
     lostCode: 'CONNECTION_CLOSED',
     async close() {
-      for (const c of conns) c.release();
-      await sql.end({ timeout: 5 });
+      await Promise.all(
+        opened.map(async (s) => {
+          // Releasing a reserved connection that died may throw inside postgres.js: end it anyway.
+          try {
+            s.conn.release();
+          } catch {
+            // nothing to release
+          }
+          await s.sql.end({ timeout: 5 }).catch(() => undefined);
+        }),
+      );
     },
   };
 }

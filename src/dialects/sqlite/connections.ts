@@ -29,6 +29,10 @@ export async function openSqliteConnections(
     async recover() {
       if (db.open && db.inTransaction) db.exec('rollback');
     },
+    // One file in this process: no connection to lose, none to replace, no call left hanging
+    // (the driver is synchronous; busy_timeout bounds a wait for another process's lock).
+    reconnect: async () => undefined,
+    cancel: async () => undefined,
     lostCode: 'SQLITE_MISUSE',
     async close() {
       closeSqlite(opened);

@@ -36,6 +36,12 @@ export interface TpccRunState {
   readonly ctx: RunInputContext;
   /** New-Orders committed over the run's whole life (warm-up and drain included), to audit against the database. */
   committedNewOrders: number;
+  /**
+   * New-Orders whose connection was lost before their outcome came back: each may or may not have
+   * committed on the server (a COMMIT whose answer died with the connection), so the audit allows
+   * the database up to this many orders more than `committedNewOrders`. Undefined: none so far.
+   */
+  newOrdersInDoubt?: number | undefined;
 }
 
 /**
@@ -64,7 +70,14 @@ export function tpccTransactions<H>(
     async (tx: Tx<H>): Promise<void> => {
       const w = tx.state.w;
       const input = newOrderInput(tx.rng, w, ctx);
-      const committed = await ops.newOrder(tx.conn, w, input);
+      let committed: unknown;
+      try {
+        committed = await ops.newOrder(tx.conn, w, input);
+      } catch (err) {
+        if (!input.rollback && connections.classify(err) === 'connection')
+          run.newOrdersInDoubt = (run.newOrdersInDoubt ?? 0) + 1;
+        throw err;
+      }
       tallyNewOrder(tx.counters, input);
       if (typeof committed === 'boolean' ? committed : !input.rollback) run.committedNewOrders++;
     },

@@ -38,6 +38,8 @@ export interface MariaDbServer extends TestTarget {
   rootUrl: string;
   socket: string;
   port: number;
+  /** SIGKILL the server (a crash: InnoDB recovers at start), then start it again on the same port. */
+  killAndRestart(): Promise<void>;
 }
 
 export async function startMariaDb(): Promise<MariaDbServer> {
@@ -64,35 +66,45 @@ export async function startMariaDb(): Promise<MariaDbServer> {
       '--skip-test-db',
     ]);
     const port = await freePort();
-    child = spawn(
-      MARIADBD,
-      [
-        '--no-defaults',
-        `--datadir=${dataDir}`,
-        `--socket=${socket}`,
-        `--port=${port}`,
-        '--bind-address=127.0.0.1',
-        `--user=${runAs}`,
-        `--pid-file=${path.join(dir, 'run', 'mysqld.pid')}`,
-        `--log-error=${log}`,
-        ...SERVER_SETTINGS,
-      ],
-      { stdio: 'ignore' },
-    );
-    const exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
+    const launch = (): ChildProcess =>
+      spawn(
+        MARIADBD,
+        [
+          '--no-defaults',
+          `--datadir=${dataDir}`,
+          `--socket=${socket}`,
+          `--port=${port}`,
+          '--bind-address=127.0.0.1',
+          `--user=${runAs}`,
+          `--pid-file=${path.join(dir, 'run', 'mysqld.pid')}`,
+          `--log-error=${log}`,
+          ...SERVER_SETTINGS,
+        ],
+        { stdio: 'ignore' },
+      );
+    child = launch();
+    let exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
     await waitForServer(socket, exited, log);
     await admin(socket, [
       `create database ${DATABASE}`,
       `create user '${USER}'@'%' identified by '${PASSWORD}'`,
       `grant all on ${DATABASE}.* to '${USER}'@'%'`,
     ]);
-    const server = child;
+    let server = child;
     let stopped = false;
     return {
       url: `mysql://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,
       rootUrl: `mysql://root@127.0.0.1:${port}/${DATABASE}`,
       socket,
       port,
+      async killAndRestart() {
+        server.kill('SIGKILL');
+        await exited;
+        server = launch();
+        child = server;
+        exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+        await waitForServer(socket, exited, log);
+      },
       async stop() {
         if (stopped) return;
         stopped = true;

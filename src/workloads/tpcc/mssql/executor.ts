@@ -69,21 +69,26 @@ export function mssqlTpccTransactions(
     'numeric(6,2)': sql.Numeric(6, 2),
   };
   /** One round trip: the batch through sp_executesql, or the procedure by RPC, same parameters. */
-  const call = (tx: Q.TransactionSql, params: readonly Q.ParamValue[]): Promise<MssqlResult> => {
-    const request = pool.request();
+  const call = (
+    conn: MssqlHandle,
+    tx: Q.TransactionSql,
+    params: readonly Q.ParamValue[],
+  ): Promise<MssqlResult> => {
+    // The slot's own request, so that the transaction timeout can cancel it.
+    const request = conn.request();
     for (const p of params) request.input(p.name, types[p.type], p.value);
     return options.procedures ? request.execute(tx.procedure) : request.query(tx.body);
   };
   return tpccTransactions(
     mssqlConnectionsOnPool(sql, pool, slots),
     {
-      newOrder: async (_, w, input) =>
-        newOrderOutcome(await call(Q.NEW_ORDER, Q.newOrderParams(w, input)), input.rollback),
-      payment: (_, w, input) => call(Q.PAYMENT, Q.paymentParams(w, input)),
-      orderStatus: (_, w, input) => call(Q.ORDER_STATUS, Q.orderStatusParams(w, input)),
-      delivery: async (_, w, carrier) =>
-        deliveredDistricts(await call(Q.DELIVERY, Q.deliveryParams(w, carrier))),
-      stockLevel: (_, w, d, threshold) => call(Q.STOCK_LEVEL, Q.stockLevelParams(w, d, threshold)),
+      newOrder: async (conn, w, input) =>
+        newOrderOutcome(await call(conn, Q.NEW_ORDER, Q.newOrderParams(w, input)), input.rollback),
+      payment: (conn, w, input) => call(conn, Q.PAYMENT, Q.paymentParams(w, input)),
+      orderStatus: (conn, w, input) => call(conn, Q.ORDER_STATUS, Q.orderStatusParams(w, input)),
+      delivery: async (conn, w, carrier) =>
+        deliveredDistricts(await call(conn, Q.DELIVERY, Q.deliveryParams(w, carrier))),
+      stockLevel: (conn, w, d, threshold) => call(conn, Q.STOCK_LEVEL, Q.stockLevelParams(w, d, threshold)),
     },
     run,
   );

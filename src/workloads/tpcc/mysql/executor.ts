@@ -23,9 +23,12 @@ export async function openMysqlTpcc(
   run: TpccRunState,
   options: ExecutorOptions,
 ): Promise<TransactionSet<TpccTerminal, TpccCounters, Connection>> {
-  const connections = await openMysqlConnections(url, slots, { multipleStatements: true });
+  // READ COMMITTED on every connection, replacements after a lost one included.
+  const connections = await openMysqlConnections(url, slots, {
+    multipleStatements: true,
+    sessionSetup: [READ_COMMITTED],
+  });
   try {
-    for (let slot = 0; slot < connections.slots; slot++) await connections.handle(slot).query(READ_COMMITTED);
     if (options.procedures) await P.installProcedures(connections.handle(0), parseMysqlUrl(url));
   } catch (err) {
     await connections.close().catch(() => undefined);

@@ -1,0 +1,24 @@
+/** An outage as the text report and the live progress say it. */
+import type { Outage } from '../engine/outages.js';
+
+const n0 = (x: number): string => Math.trunc(x).toLocaleString('en-US');
+
+/** Seconds since the run started as hh:mm:ss. */
+export function clockOf(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const pad = (x: number): string => String(x).padStart(2, '0');
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
+}
+
+/**
+ * "target vm2: database unreachable 12.4 s at 00:41:07, 3,118 transactions failed, reconnected".
+ * An outage opened by timeouts says "not answering": the server was reachable but silent.
+ */
+export function formatOutage(target: string, o: Outage): string {
+  const what = o.cause === 'connection' ? 'database unreachable' : 'database not answering';
+  const ending = o.recovered ? 'reconnected' : 'not recovered by the end of the run';
+  return (
+    `target ${target}: ${what} ${o.durationS.toFixed(1)} s at ${clockOf(o.startS)}, ` +
+    `${n0(o.failed)} transaction${o.failed === 1 ? '' : 's'} failed, ${ending}`
+  );
+}

@@ -83,6 +83,8 @@ export class Sampler implements RunMonitor {
   private lastGood: SystemSnapshot | undefined;
   private intervalSpan: Span;
   private windowSpan: Span | undefined;
+  /** When the snapshot that opened the window was read. */
+  private windowOpenedAt: Date | undefined;
   private timer: NodeJS.Timeout | undefined;
   /** Snapshots run one at a time, in order; the timer skips a tick while one is queued. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -124,15 +126,18 @@ export class Sampler implements RunMonitor {
   }
 
   async openWindow(): Promise<void> {
-    const span = await this.sample(() => (this.windowSpan = this.newSpan()));
+    const span = await this.sample(() => {
+      this.windowOpenedAt = new Date();
+      return (this.windowSpan = this.newSpan());
+    });
     await this.readDatabaseInto(span);
   }
 
   async closeWindow(): Promise<MonitorWindow> {
-    const { span, end } = await this.sample((end) => {
+    const { span, end, endedAt } = await this.sample((end) => {
       const span = this.windowSpan;
       this.windowSpan = undefined;
-      return { span, end };
+      return { span, end, endedAt: new Date() };
     });
     if (span === undefined) throw new Error('closeWindow() without openWindow()');
     const database = await this.readDatabase();
@@ -149,7 +154,12 @@ export class Sampler implements RunMonitor {
         latencyMsMax: worst === -Infinity ? null : round(worst, 3),
       };
     });
-    return { ...figures, devices };
+    return {
+      ...figures,
+      devices,
+      startedAt: this.windowOpenedAt?.toISOString(),
+      endedAt: endedAt.toISOString(),
+    };
   }
 
   async stop(): Promise<void> {

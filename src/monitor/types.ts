@@ -119,6 +119,12 @@ export interface MonitorWindow {
   host: HostFigures | null;
   database: DatabaseFigures | null;
   missing: string[];
+  /**
+   * Wall-clock times (ISO 8601) of the snapshots that bound the window's figures: they trail the
+   * run's window edges by however long a snapshot already in progress took.
+   */
+  startedAt?: string | undefined;
+  endedAt?: string | undefined;
 }
 
 /**

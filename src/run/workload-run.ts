@@ -71,7 +71,15 @@ export interface RunSummary extends Omit<WindowSummary, 'tpm'> {
   devices?: DeviceWindowFigures[] | undefined;
   host?: HostFigures | null | undefined;
   database?: DatabaseFigures | null | undefined;
-  monitor?: { source: string; notes: string[] } | undefined;
+  monitor?:
+    | {
+        source: string;
+        notes: string[];
+        /** When the snapshots bounding the window's device and host figures were read (ISO 8601). */
+        windowStartedAt?: string | undefined;
+        windowEndedAt?: string | undefined;
+      }
+    | undefined;
   clientCpu: ClientCpu | null;
   /** Wall-clock edges of the measured window (ISO 8601), for lining it up with other clocks (iostat, shards). */
   windowStartedAt?: string | undefined;
@@ -548,6 +556,9 @@ export class WorkloadRun {
         source: watch.description.source,
         // The sampler repeats the set-up notes in every window's missing list: each line once.
         notes: [...new Set([...watch.description.notes, ...(window?.missing ?? [])])],
+        ...(window?.startedAt !== undefined && window.endedAt !== undefined
+          ? { windowStartedAt: window.startedAt, windowEndedAt: window.endedAt }
+          : {}),
       };
     }
     return { result, measurement, summary, intervals };

@@ -58,13 +58,22 @@ async function clone(name: string): Promise<void> {
   await admin.unsafe(`create database ${name} template pristine strategy file_copy`);
 }
 
-/** A new log file from now on (log_filename has seconds: wait for the next one). */
+async function currentLog(): Promise<string | null> {
+  const [row] = await admin<{ f: string | null }[]>`select pg_current_logfile('csvlog') as f`;
+  return row?.f ?? null;
+}
+
+/**
+ * A new log file from now on (log_filename has seconds: wait for the next one). The logging
+ * collector rotates asynchronously: wait until it names a file other than the one before.
+ */
 async function rotate(): Promise<string> {
+  const before = await currentLog();
   await new Promise((r) => setTimeout(r, 1100));
   await admin`select pg_rotate_logfile()`;
   for (;;) {
-    const [row] = await admin<{ f: string | null }[]>`select pg_current_logfile('csvlog') as f`;
-    if (row?.f) return path.join(cluster.baseDir, 'data', row.f);
+    const f = await currentLog();
+    if (f !== null && f !== before) return path.join(cluster.baseDir, 'data', f);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -47,6 +47,6 @@ export default tseslint.config(
   },
   {
     files: ['bin/**/*.js'],
-    languageOptions: { globals: { process: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', setTimeout: 'readonly' } },
   },
 );

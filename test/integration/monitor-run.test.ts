@@ -200,17 +200,21 @@ describe('a monitored run on the embedded server', () => {
       const secondEnd = iostatTime(s.timestamp);
       const overlap = Math.max(0, Math.min(secondEnd, end) - Math.max(secondEnd - 1000, start)) / 1000;
       const d = s.disk.find((x) => x.disk_device === device.name);
-      if (overlap <= 0 || d === undefined) continue;
+      if (d === undefined) continue;
+      // iostat's stamps are whole seconds (truncated): a sample stamped T ended in [T, T + 1 s).
+      if (secondEnd + 1000 > start && secondEnd - 1000 < end) {
+        outer.writes += d['w/s'];
+        outer.kib += d['wkB/s'];
+      }
+      if (secondEnd - 1000 >= start && secondEnd + 1000 <= end) {
+        inner.writes += d['w/s'];
+        inner.kib += d['wkB/s'];
+      }
+      if (overlap <= 0) continue;
       covered += overlap;
       writes += d['w/s'] * overlap;
       kib += d['wkB/s'] * overlap;
       awaitWeighted += d.w_await * d['w/s'] * overlap;
-      outer.writes += d['w/s'];
-      outer.kib += d['wkB/s'];
-      if (overlap >= 0.999) {
-        inner.writes += d['w/s'];
-        inner.kib += d['wkB/s'];
-      }
     }
     expect(covered).toBeGreaterThan(monitoredSeconds * 0.9);
     const iostatIops = writes / covered;

@@ -22,7 +22,16 @@ import {
 } from './types.js';
 
 export interface EngineConfig {
+  /** Terminals this engine drives: global ids firstTerminal … firstTerminal + terminals - 1. */
   terminals: number;
+  /**
+   * The first of them, when this engine drives one slice of a larger run (a worker thread, a
+   * shard; see slice.ts). A terminal's random stream and ramp start depend on its global id and
+   * the run's total, so a slice behaves exactly as the same terminals do in one engine. Default 0.
+   */
+  firstTerminal?: number | undefined;
+  /** Terminals in the whole run, all slices together (the ramp spreads over them). Default `terminals`. */
+  totalTerminals?: number | undefined;
   transactions: readonly TransactionSpec[];
   /** Cards per type in each terminal's deck. */
   deck: readonly number[];
@@ -233,9 +242,10 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     this.keyingMs = Float64Array.from(config.transactions, (t) => t.keyingS * 1000 * config.thinkScale);
     this.thinkMs = Float64Array.from(config.transactions, (t) => t.thinkMeanS * 1000 * config.thinkScale);
     this.terminals = new Array<Terminal>(n);
+    const first = config.firstTerminal ?? 0;
     for (let i = 0; i < n; i++) {
-      const rng = new Rng(deriveSeed(config.seed, 0x7e51, i));
-      this.terminals[i] = { id: i, rng, deck: new CardDeck(config.deck, rng) };
+      const rng = new Rng(deriveSeed(config.seed, 0x7e51, first + i));
+      this.terminals[i] = { id: first + i, rng, deck: new CardDeck(config.deck, rng) };
     }
     for (let s = executor.connections - 1; s >= 0; s--) {
       this.freeSlots.push(s);
@@ -266,6 +276,8 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
         return;
       }
       const { terminals, rampMs, warmupMs } = this.config;
+      const first = this.config.firstTerminal ?? 0;
+      const total = this.config.totalTerminals ?? terminals;
       this.emit('phase', 'warmup');
       // Open the window before the first transactions are due, so that none of them is lost.
       if (warmupMs > 0 && Number.isFinite(warmupMs))
@@ -273,7 +285,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
       else this.openWindow();
       const begin = performance.now();
       for (let i = 0; i < terminals; i++) {
-        const startAt = begin + (terminals > 1 ? (rampMs * i) / terminals : 0);
+        const startAt = begin + (total > 1 ? (rampMs * (first + i)) / total : 0);
         this.scheduleNext(i, startAt, false);
       }
       this.restartIntervals();
@@ -378,7 +390,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
       const id = this.slotTerminal[s]!;
       if (id < 0) continue;
       inFlight++;
-      if (terminals.length < DRAIN_NAMED_TERMINALS) terminals.push(id);
+      if (terminals.length < DRAIN_NAMED_TERMINALS) terminals.push(this.terminals[id]!.id);
       oldest = Math.min(oldest, this.dueAt[id]!);
     }
     const abandoned = this.queuedAtClose + inFlight;

@@ -142,9 +142,11 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
 
   constructor(
     private readonly set: TransactionSet<S, C>,
-    /** Each terminal's state, by terminal id. */
+    /** Each terminal's state, by terminal id less `firstTerminal`. */
     private readonly states: readonly S[],
     policy: Partial<FaultPolicy> = {},
+    /** The first terminal's id, when these states are one slice of a run's terminals (slice.ts). */
+    private readonly firstTerminal = 0,
   ) {
     this.policy = { ...DEFAULT_FAULT_POLICY, ...policy };
     this.conns = set.connections;
@@ -200,7 +202,7 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
     const ctx = this.contexts[slot]!;
     ctx.rng = terminal.rng;
     ctx.terminal = terminal.id;
-    ctx.state = this.states[terminal.id]!;
+    ctx.state = this.states[terminal.id - this.firstTerminal]!;
     ctx.counters = counters;
     if (!this.conns.serial) {
       this.callStart[slot] = performance.now();

@@ -295,6 +295,13 @@ export interface PreparedRun<S = unknown, C extends Counters = Counters> {
   beforeRun?(db: Db): Promise<void>;
   /** The after-run audit, once the run has drained. */
   audit?(m: Measurement<C>, db: Db): Promise<Audit>;
+  /**
+   * Whole-run tallies kept outside the window's counters (TPC-C: New-Orders committed, and in
+   * doubt, over the run's whole life, for its audit). A run split into parts (worker threads,
+   * shards) adds every part's into the one that audits, with `addRunTallies`, before `audit`.
+   */
+  runTallies?(): Record<string, number>;
+  addRunTallies?(tallies: Readonly<Record<string, number>>): void;
 }
 
 /** A consistency check's result (`txbench check`). */

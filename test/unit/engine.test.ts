@@ -191,6 +191,32 @@ describe('Engine: terminals and slots', () => {
     expect(new Set([...contexts.values()].map((t) => t.rng)).size).toBe(30);
   });
 
+  it('a slice (firstTerminal, totalTerminals) drives the same terminals, types and ramp starts as the whole run', async () => {
+    // One connection per terminal and a ramp: every terminal's first call comes at its ramp start.
+    const cfg = { warmupMs: 0, durationMs: 200, rampMs: 100, seed: 7 };
+    const whole = new StandIn({ connections: 8, serviceMs: 2 });
+    await runEngine(engineConfig({ ...cfg, terminals: 8 }), whole);
+    const part = new StandIn({ connections: 4, serviceMs: 2 });
+    await runEngine(engineConfig({ ...cfg, terminals: 4, firstTerminal: 4, totalTerminals: 8 }), part);
+    const firstTypes = (calls: readonly Call[]): Map<number, number[]> => {
+      const byTerminal = new Map<number, number[]>();
+      for (const c of calls) {
+        const types = byTerminal.get(c.terminal.id) ?? [];
+        if (types.length < 5) types.push(c.type);
+        byTerminal.set(c.terminal.id, types);
+      }
+      return byTerminal;
+    };
+    const wholeTypes = firstTypes(whole.calls);
+    const partTypes = firstTypes(part.calls);
+    expect([...partTypes.keys()].sort((a, b) => a - b)).toEqual([4, 5, 6, 7]);
+    for (const [id, types] of partTypes) expect(types).toEqual(wholeTypes.get(id)?.slice(0, types.length));
+    // Terminal 4 of 8 starts half-way through the ramp, not at its start.
+    const start = Math.min(...part.calls.map((c) => c.calledAt));
+    const t7 = part.calls.find((c) => c.terminal.id === 7)!.calledAt;
+    expect(t7 - start).toBeGreaterThan(25);
+  });
+
   it('never runs more than `connections` at once nor two on one slot; every terminal gets its turn', async () => {
     const ex = new StandIn({ connections: 3, serviceMs: 4 });
     const { result } = await runEngine(engineConfig({ terminals: 12, warmupMs: 0, durationMs: 250 }), ex);

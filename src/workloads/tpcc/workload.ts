@@ -221,6 +221,15 @@ export const workload = defineWorkload<TpccOptions, TpccRecord, TpccTerminal, Tp
       async beforeRun(db) {
         idsAtStart = await sumNextOrderIds(db, loaded);
       },
+      runTallies: () => ({
+        committedNewOrders: state.committedNewOrders,
+        newOrdersInDoubt: state.newOrdersInDoubt ?? 0,
+      }),
+      addRunTallies(t) {
+        state.committedNewOrders += t.committedNewOrders ?? 0;
+        if ((t.newOrdersInDoubt ?? 0) > 0)
+          state.newOrdersInDoubt = (state.newOrdersInDoubt ?? 0) + (t.newOrdersInDoubt ?? 0);
+      },
       async audit(m, db) {
         const idsAtEnd = await sumNextOrderIds(db, loaded);
         const added = idsAtStart !== undefined && idsAtEnd !== undefined ? idsAtEnd - idsAtStart : null;

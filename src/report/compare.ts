@@ -20,6 +20,7 @@ import {
 } from './device-totals.js';
 import type { RunRecord, StoredEntryReport, SummaryFigures } from '../results/store.js';
 import { countsAsTpmC, NEW_ORDER_RATE_LABELS, newOrderRateLabel, statusWithMix } from './new-order-rate.js';
+import { figuresOf } from './figures.js';
 import { millis, orNa, twoDecimals, whole } from './numbers.js';
 import { formatTable, type Column, type TableFormat } from './table.js';
 
@@ -36,14 +37,30 @@ export interface CompareRow {
   status: string;
   conditions: RowConditions;
   tps: number;
-  /** New-Orders per minute (run.json's `tpmC`), whether or not it is tpmC. */
+  /** New-Orders per minute (run.json's `tpmC`), whether or not it is tpmC; null for other workloads. */
   tpmC: number | null;
+  /**
+   * The workload's other headline figures (sysbench: QPS, reads, writes, other per second), best
+   * first; TPC-C's New-Order rate and NOPM are not among them (the rate has its own column).
+   */
+  figures: readonly OtherFigure[];
   avgMs: number;
   p90Ms: number;
   p99Ms: number;
   /** The row's disks over its window, together; null (n/a) without device figures. */
   device: DeviceTotals | null;
 }
+
+/** A headline figure beside TPS and the New-Order rate, as a column shows it. */
+export interface OtherFigure {
+  key: string;
+  label: string;
+  unit: string;
+  value: number | null;
+}
+
+/** The New-Order rate and NOPM are TPC-C's: shown in the rate columns, or not at all. */
+const RATE_KEYS: ReadonlySet<string> = new Set(['tpmC', 'nopm']);
 
 export type SortKey = 'tps' | 'tpmC' | 'avg' | 'label';
 export const SORT_KEYS: readonly SortKey[] = ['tps', 'tpmC', 'avg', 'label'];
@@ -85,6 +102,9 @@ export function rowsFromRun(run: RunRecord): CompareRow[] {
     conditions,
     tps: s.tps,
     tpmC: s.tpmC ?? null,
+    figures: figuresOf(s)
+      .filter((f) => !RATE_KEYS.has(f.key))
+      .map(({ key, label, unit, value }) => ({ key, label, unit, value })),
     avgMs: s.responseMs.avg,
     p90Ms: s.responseMs.p90,
     p99Ms: s.responseMs.p99,
@@ -199,18 +219,52 @@ const PERCENTILE_COLUMNS: readonly Column<CompareRow>[] = [
  * says when a run's mix was non-standard.
  */
 function readableColumns(rows: readonly CompareRow[]): Column<CompareRow>[] {
-  const labels = NEW_ORDER_RATE_LABELS.filter((l) => rows.some((r) => newOrderRateLabel(r.conditions) === l));
+  // Only rows that have a New-Order rate (TPC-C's) give its column: a sysbench table has none.
+  const labels = NEW_ORDER_RATE_LABELS.filter((l) =>
+    rows.some((r) => hasNewOrderRate(r) && newOrderRateLabel(r.conditions) === l),
+  );
   const rates = labels.map((label): Column<CompareRow> => ({
     header: label,
     align: 'right',
-    text: (r) => (newOrderRateLabel(r.conditions) === label ? orNa(r.tpmC, whole) : '-'),
+    text: (r) =>
+      hasNewOrderRate(r) && newOrderRateLabel(r.conditions) === label ? orNa(r.tpmC, whole) : '-',
   }));
   const status: Column<CompareRow> = {
     header: 'status',
     align: 'left',
     text: (r) => statusWithMix(r.status, r.conditions),
   };
-  return [LABEL_COLUMN, ...TPS_COLUMNS, ...DEVICE_COLUMNS, ...rates, ...PERCENTILE_COLUMNS, status];
+  // Each workload's best other figure (sysbench: QPS), under its label; the rest are in the CSV.
+  const best = distinctFigures(rows.map((r) => r.figures.slice(0, 1)));
+  const figures = best.map((f): Column<CompareRow> => ({
+    header: f.label,
+    align: 'right',
+    text: (r) => {
+      const mine = r.figures.find((g) => g.key === f.key);
+      return mine === undefined ? '-' : orNa(mine.value, whole);
+    },
+  }));
+  return [
+    LABEL_COLUMN,
+    ...TPS_COLUMNS,
+    ...figures,
+    ...DEVICE_COLUMNS,
+    ...rates,
+    ...PERCENTILE_COLUMNS,
+    status,
+  ];
+}
+
+/** TPC-C rows (and older files, which do not name their workload) have a New-Order rate, measured or not. */
+function hasNewOrderRate(r: CompareRow): boolean {
+  return r.tpmC !== null || r.conditions.workload === undefined || r.conditions.workload === 'tpcc';
+}
+
+/** The figures of the rows by key, first seen first. */
+function distinctFigures(lists: readonly (readonly OtherFigure[])[]): OtherFigure[] {
+  const seen = new Map<string, OtherFigure>();
+  for (const list of lists) for (const f of list) if (!seen.has(f.key)) seen.set(f.key, f);
+  return [...seen.values()];
 }
 
 /** CSV's raw per-direction device figures, all disks of the row together. */
@@ -258,6 +312,23 @@ const CSV_COLUMNS: readonly Column<CompareRow>[] = [
   { header: 'run', align: 'left', text: (r) => r.run },
 ];
 
+/**
+ * The other figures in CSV, after the fixed columns (which keep their places): one column per
+ * figure among the rows, named with its unit (`QPS (queries/s)`), empty where a row lacks it.
+ */
+function csvFigureColumns(rows: readonly CompareRow[]): Column<CompareRow>[] {
+  return distinctFigures(rows.map((r) => r.figures)).map((f) => ({
+    header: `${f.label} (${f.unit})`,
+    align: 'right',
+    text: () => '',
+    csv: (r) => r.figures.find((g) => g.key === f.key)?.value ?? null,
+  }));
+}
+
 export function formatComparison(rows: readonly CompareRow[], format: TableFormat): string {
-  return formatTable(format === 'csv' ? CSV_COLUMNS : readableColumns(rows), rows, format);
+  return formatTable(
+    format === 'csv' ? [...CSV_COLUMNS, ...csvFigureColumns(rows)] : readableColumns(rows),
+    rows,
+    format,
+  );
 }

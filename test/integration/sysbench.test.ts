@@ -98,7 +98,7 @@ for (const name of dialectsUnderTest()) {
         120_000,
       );
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stdout).toMatch(/QPS [\d,.]+ +reads [\d,.]+ +writes [\d,.]+ +other [\d,.]+/);
+      expect(run.stdout).toMatch(/QPS [\d,.]+ +reads\/s [\d,.]+ +writes\/s [\d,.]+ +other\/s [\d,.]+/);
       const report = JSON.parse(await readFile(path.join(dir, `${name}.json`), 'utf8')) as {
         workload: string;
         summary: {

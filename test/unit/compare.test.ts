@@ -81,6 +81,7 @@ function row(
     conditions: CONDITIONS,
     tps,
     tpmC,
+    figures: [],
     avgMs,
     p90Ms: 0,
     p99Ms: 0,
@@ -100,6 +101,7 @@ describe('rows from a run', () => {
         conditions: CONDITIONS,
         tps: 3153.44,
         tpmC: 84000,
+        figures: [],
         avgMs: 4.2,
         p90Ms: 8.4,
         p99Ms: 16.8,
@@ -410,5 +412,38 @@ describe('comparability warnings', () => {
     expect(comparabilityWarnings(rows)).toEqual([
       'terminals differs between rows: 10 (a, b, c and 2 more); unknown (old); they may not be comparable',
     ]);
+  });
+});
+
+describe("another workload's figures", () => {
+  const SYSBENCH: RowConditions = { ...CONDITIONS, workload: 'sysbench', warehouses: undefined };
+  const qps = (value: number): CompareRow['figures'] => [
+    { key: 'qps', label: 'QPS', unit: 'queries/s', value },
+    { key: 'readsPerSecond', label: 'reads', unit: 'queries/s', value: value * 0.7 },
+  ];
+
+  it('a sysbench table shows QPS and no New-Order rate; the CSV has every figure after its fixed columns', () => {
+    const rows = [
+      row('a', 300, 3, null, 'r1', { figures: qps(6000), conditions: SYSBENCH }),
+      row('b', 200, 5, null, 'r2', { figures: qps(4000), conditions: SYSBENCH }),
+    ];
+    const text = formatComparison(rows, 'text').split('\n');
+    expect(text[0]).toMatch(/^label +TPS +avg response ms +QPS +device MB\/s/);
+    expect(text[0]).not.toMatch(/New-Orders|tpmC/);
+    expect(text[1]).toMatch(/ 6,000 /);
+    const csv = formatComparison(rows, 'csv').split('\n');
+    expect(csv[0]).toMatch(/,status,run,QPS \(queries\/s\),reads \(queries\/s\)$/);
+    expect(csv[1]).toMatch(/,r1,6000,4200$/);
+  });
+
+  it('a table mixing TPC-C and sysbench rows gives each its own columns, "-" where a row has none', () => {
+    const rows = [
+      row('tpcc', 100, 2, 5000, 'r1', { conditions: { ...CONDITIONS, thinkScale: 0 } }),
+      row('sb', 300, 3, null, 'r2', { figures: qps(6000), conditions: SYSBENCH }),
+    ];
+    const [header, first, second] = formatComparison(rows, 'text').split('\n');
+    expect(header).toMatch(/QPS .*New-Orders\/min \(unpaced\)/);
+    expect(first).toMatch(/^tpcc .* - .* 5,000 /);
+    expect(second).toMatch(/^sb .* 6,000 .* - /);
   });
 });

@@ -19,6 +19,7 @@ function row(label: string, tps: number, costLabels = [label], run = `run-${labe
     conditions: {},
     tps,
     tpmC: null,
+    figures: [],
     avgMs: 1,
     p90Ms: 2,
     p99Ms: 3,

@@ -15,7 +15,8 @@ import {
   targetsThroughputChart,
   timeSeriesCharts,
 } from '../../src/report/html/charts.js';
-import { loadRunDir, type IntervalRow } from '../../src/report/html/load.js';
+import { loadRunDir, type IntervalRow, type LoadedRun } from '../../src/report/html/load.js';
+import { reportInput } from '../../src/report/html/report.js';
 import { percentileToX, xToPercentile } from '../../src/report/html/model.js';
 import { summaryCards } from '../../src/report/html/sections.js';
 
@@ -196,6 +197,50 @@ describe('HTML report cards', () => {
       '5',
       '2',
       '0.22 cores, 645 µs/tx',
+    ]);
+  });
+});
+
+describe("another workload's cards and disclaimer", () => {
+  it('a sysbench summary gives QPS and its parts, and no New-Order rate, NOPM or rollbacks', () => {
+    const summary = {
+      tps: 300,
+      tpm: 18000,
+      errors: 0,
+      responseMs: { avg: 3, p99: 9 },
+      figures: [
+        { key: 'qps', label: 'QPS', value: 6000, unit: 'queries/s' },
+        { key: 'readsPerSecond', label: 'reads/s', value: 4200, unit: 'queries/s' },
+      ],
+    };
+    const cards = summaryCards(summary, { thinkScale: 0 }, { transaction: { count: 10 } });
+    expect(cards.map((c) => c.label)).toEqual([
+      'TPS',
+      'QPS',
+      'reads/s',
+      'TPM',
+      'avg response ms',
+      'p99 response ms',
+      'errors',
+      'txbench CPU',
+    ]);
+    expect(cards.find((c) => c.key === 'qps')?.value).toBe('6,000');
+  });
+
+  it("the page carries each run's own disclaimer once, the TPC-C one for files that do not say", () => {
+    const loaded = (id: string, disclaimer?: string): LoadedRun => ({
+      id,
+      dir: id,
+      record: undefined,
+      raw: disclaimer === undefined ? {} : { disclaimer },
+      intervals: [],
+      histograms: undefined,
+      missing: [],
+    });
+    const input = reportInput([loaded('a', 'Not sysbench.'), loaded('b', 'Not sysbench.'), loaded('c')]);
+    expect(input.disclaimers).toEqual([
+      'Not sysbench.',
+      'The workload is derived from TPC-C and is not comparable with published TPC-C results.',
     ]);
   });
 });

@@ -21,6 +21,8 @@ export interface ReportInput {
   /** Rows of the comparison across runs (shown with two rows or more). */
   comparison: { rows: CompareRow[]; chart: ChartSpec; warnings: string[] } | undefined;
   cost: { rows: CostRow[]; notes: string[] } | undefined;
+  /** What the runs' workloads say their figures are not (each distinct one once). */
+  disclaimers: string[];
   generatedAt: string;
 }
 
@@ -76,9 +78,7 @@ function Page(input: ReportInput): VNode {
   return html`<main>
     <header>
       <h1>${input.title}</h1>
-      <p class="disclaimer">
-        ${`The workload is derived from TPC-C and is not comparable with published TPC-C results. Generated ${input.generatedAt}.`}
-      </p>
+      <p class="disclaimer">${`${input.disclaimers.join(' ')} Generated ${input.generatedAt}.`.trim()}</p>
       <nav>
         <ul>
           ${input.comparison ? html`<li><a href="#comparison">comparison</a></li>` : null}

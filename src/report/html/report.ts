@@ -38,8 +38,22 @@ export function reportInput(runs: readonly LoadedRun[], costs?: ReadonlyMap<stri
         }
       : undefined,
     cost: costs === undefined ? undefined : costRows(comparison.rows, costs),
+    disclaimers: disclaimersOf(runs),
     generatedAt: new Date().toISOString(),
   };
+}
+
+/** Files written before run.json carried a disclaimer were all of the TPC-C-derived workload. */
+const LEGACY_DISCLAIMER =
+  'The workload is derived from TPC-C and is not comparable with published TPC-C results.';
+
+/** Each run's workload disclaimer, each distinct one once, in the order of the runs. */
+function disclaimersOf(runs: readonly LoadedRun[]): string[] {
+  const said = runs.map((r) => {
+    const d = r.raw?.disclaimer;
+    return typeof d === 'string' && d.trim() !== '' ? d.trim() : LEGACY_DISCLAIMER;
+  });
+  return [...new Set(said)];
 }
 
 /** Writes `report.html` into a run directory (at the end of a run); returns its path. */

@@ -3,7 +3,7 @@
  * charts for its kind, tables, the environment and the command line.
  */
 import { deviceTotals, type DeviceRates } from '../device-totals.js';
-import { newOrderRateLabel } from '../new-order-rate.js';
+import { figureLabel, figuresOf, type HeadlineFigure } from '../figures.js';
 import { millis, orNa, twoDecimals, whole } from '../numbers.js';
 import { chartedIntervals, comparisonChart, distributionChart, stepsChart, sweepCharts } from './charts.js';
 import { fidelityParts } from './fidelity-section.js';
@@ -62,22 +62,27 @@ export function summaryCards(
   const rollbacks = Object.values(transactions ?? {})
     .map((t) => num(obj(t)?.rollbacks))
     .filter((x): x is number => x !== undefined);
-  const rate = newOrderRateLabel({
+  const conditions = {
     thinkScale: num(config?.thinkScale),
     nonstandardMix: config?.nonstandardMix === true,
+  };
+  // The workload's own headline figures (TPC-C: the New-Order rate and NOPM; sysbench: QPS and
+  // its reads, writes and other), each called what it may be called under the run's conditions.
+  const figures = figuresOf({
+    figures: Array.isArray(summary.figures) ? (summary.figures as HeadlineFigure[]) : undefined,
+    tpmC: summary.tpmC === null ? null : num(summary.tpmC),
+    nopm: summary.nopm === null ? null : num(summary.nopm),
   });
   const cards: Card[] = [
     { key: 'tps', label: 'TPS', value: orNa(num(summary.tps), twoDecimals) },
-    { key: 'tpmC', label: rate, value: orNa(num(summary.tpmC), whole) },
-    { key: 'nopm', label: 'NOPM', value: orNa(num(summary.nopm), whole) },
+    ...figures.map((f) => ({ key: f.key, label: figureLabel(f, conditions), value: orNa(f.value, whole) })),
     { key: 'tpm', label: 'TPM', value: orNa(num(summary.tpm), whole) },
     { key: 'avg', label: 'avg response ms', value: orNa(num(response?.avg), millis) },
     { key: 'p99', label: 'p99 response ms', value: orNa(num(response?.p99), millis) },
-    {
-      key: 'rollbacks',
-      label: 'rollbacks',
-      value: rollbacks.length === 0 ? 'n/a' : whole(rollbacks.reduce((a, b) => a + b, 0)),
-    },
+    // Only a workload that has rollbacks by design (TPC-C's New-Order) says how many.
+    ...(rollbacks.length === 0
+      ? []
+      : [{ key: 'rollbacks', label: 'rollbacks', value: whole(rollbacks.reduce((a, b) => a + b, 0)) }]),
     { key: 'errors', label: 'errors', value: orNa(num(summary.errors), whole) },
     {
       key: 'cpu',

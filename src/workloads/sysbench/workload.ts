@@ -274,9 +274,9 @@ export const workload = defineWorkload<SysbenchOptions, SysbenchRecord, null, Co
         });
         return [
           figure('qps', 'QPS', 'queries/s'),
-          figure('readsPerSecond', 'reads', 'queries/s'),
-          figure('writesPerSecond', 'writes', 'queries/s'),
-          figure('otherPerSecond', 'other', 'queries/s'),
+          figure('readsPerSecond', 'reads/s', 'queries/s'),
+          figure('writesPerSecond', 'writes/s', 'queries/s'),
+          figure('otherPerSecond', 'other/s', 'queries/s'),
         ];
       },
     };

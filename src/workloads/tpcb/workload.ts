@@ -161,7 +161,8 @@ export const workload = defineWorkload<TpcbOptions, TpcbRecord, null, { updates:
   async prepareRun({ record }) {
     const scale = record.scale;
     return {
-      config: { scale },
+      // Not `scale`: run.json's config.scale is the run's description ("scale 2"), for every workload.
+      config: { scalingFactor: scale },
       defaultTerminals: 1,
       scale: `scale ${scale}`,
       terminal: () => null,

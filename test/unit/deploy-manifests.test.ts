@@ -53,7 +53,6 @@ function generatedConfigMaps(): Manifest[] {
 }
 
 const MANIFESTS = [...kustomization.resources.flatMap(manifestsIn), ...generatedConfigMaps()];
-const byKind = (kind: string): Manifest[] => MANIFESTS.filter((m) => m.kind === kind);
 const named = (kind: string, name: string): Manifest => {
   const found = MANIFESTS.find((m) => m.kind === kind && m.metadata.name === name);
   expect(found, `${kind} ${name}`).toBeDefined();
@@ -142,7 +141,7 @@ describe('deploy/kubernetes: the manifests', () => {
   });
 
   it('every Secret, ConfigMap key and volume a pod refers to exists; the config is where --config reads it', () => {
-    const secret = named('Secret', 'txbench-db') as Manifest & { stringData: Record<string, string> };
+    type Secret = Manifest & { stringData: Record<string, string> };
     const config = readConfigFile(CONFIG, podEnv(0));
     const passwordEnvs = (
       parseYaml(readFileSync(CONFIG, 'utf8')) as { targets: { passwordEnv: string }[] }
@@ -154,10 +153,7 @@ describe('deploy/kubernetes: the manifests', () => {
         expect(c.image, c.name).toBe(kustomization.images![0]!.name);
         for (const e of c.env ?? []) {
           const s = e.valueFrom?.secretKeyRef;
-          if (s)
-            expect(Object.keys((named('Secret', s.name) as typeof secret).stringData), e.name).toContain(
-              s.key,
-            );
+          if (s) expect(Object.keys((named('Secret', s.name) as Secret).stringData), e.name).toContain(s.key);
           const k = e.valueFrom?.configMapKeyRef;
           if (k) expect(Object.keys(named('ConfigMap', k.name).data as Obj), e.name).toContain(k.key);
         }

@@ -27,12 +27,13 @@ export async function withConfigFile(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<string[]> {
   const { rest, config, targets: picked } = takeConfigFlags(argv);
+  // --help shows the help, whatever the file holds (or whether it exists).
+  if (rest.includes('--help') || rest.includes('-h')) return rest;
   if (config === undefined) {
     if (picked.length > 0)
       throw new UsageError('--target picks targets of a --config file; give --config FILE');
     return rest;
   }
-  if (rest.includes('--help') || rest.includes('-h')) return rest;
   const spec = COMMAND_FLAGS[command];
   // A command missing from COMMAND_FLAGS is a slip in commands.ts (the config test names it).
   if (spec === undefined) throw new UsageError(`txbench ${command} does not read --config yet`);

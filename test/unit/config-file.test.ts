@@ -165,6 +165,16 @@ results:
     );
   });
 
+  it('${NAME} inside a value and $${ for a literal', async () => {
+    const f = file(
+      'run:\n  out: /results/${STUDY}/shard-${JOB_COMPLETION_INDEX}\n  json: $${literal}.json\n',
+    );
+    expect(await withConfigFile('run', ['--config', f], { STUDY: 's1', JOB_COMPLETION_INDEX: '0' })).toEqual([
+      '--out=/results/s1/shard-0',
+      '--json=${literal}.json',
+    ]);
+  });
+
   it('--help shows the help without reading the file', async () => {
     expect(await withConfigFile('run', ['--config', 'no-such-file.yaml', '--help'], env)).toEqual(['--help']);
   });
@@ -246,6 +256,34 @@ run:
     err = [];
     expect(await problems('report', '- terminals: 3\n')).toEqual([
       'must be a mapping of option names to values, e.g. `terminals: 10`',
+    ]);
+  });
+
+  it('a target with two addresses or none, an unreadable passwordFile, a password for SQLite', async () => {
+    const lines = await problems(
+      'run',
+      `targets:
+  - label: a
+    url: postgres://u@db1/tpcc
+    host: db1
+  - label: b
+    port: 5432
+  - label: c
+    url: postgres://u@db3/tpcc
+    passwordFile: ${path.join(dir, 'no-such-secret')}
+  - label: d
+    url: sqlite:bench.db
+    passwordFile: ${path.join(dir, 'secret')}
+  - label: a
+    dataDir: /tmp/pg
+`,
+    );
+    expect(lines).toEqual([
+      'targets[0]: give one of url, host, not several',
+      'targets[1]: needs a url, a host or a dataDir',
+      `targets[2].passwordFile: cannot read ${path.join(dir, 'no-such-secret')} (ENOENT)`,
+      'targets[3]: a sqlite: target takes no password; drop passwordEnv/passwordFile',
+      'targets[4].label: "a" is used twice',
     ]);
   });
 

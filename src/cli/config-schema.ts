@@ -39,6 +39,15 @@ export function buildConfigSchema(workloads: readonly Workload[]): JsonSchema {
       properties,
     };
   }
+  // A section-only option at the top level gets its own line, in the file and in the editor.
+  for (const [name, doc] of Object.entries(FLAG_DOCS)) {
+    if (doc.sectionOnly !== true || sections[name] !== undefined) continue;
+    shared[name] = {
+      not: {},
+      description: `only in a command's section (run:, report:, …): ${doc.description}`,
+      errorMessage: `goes in a command's section (run:, report:, …), not at the top level: it means different things to different commands`,
+    };
+  }
   const clash = Object.keys(shared).find((name) => sections[name] !== undefined);
   if (clash !== undefined)
     throw new Error(`top-level option ${clash} would be read as the ${clash} section; make it sectionOnly`);

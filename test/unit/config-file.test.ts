@@ -232,6 +232,12 @@ run:
     expect(err.join('\n')).not.toMatch(/hunter/);
   });
 
+  it('an option that goes in a section only, at the top level', async () => {
+    expect(await problems('run', 'out: results\n')).toEqual([
+      "out: goes in a command's section (run:, report:, …), not at the top level: it means different things to different commands",
+    ]);
+  });
+
   it('a key of another command in a section, and an unset ${NAME}', async () => {
     expect(await problems('run', 'load:\n  terminals: 3\nrun:\n  duration: ${TXBENCH_TEST_UNSET}\n')).toEqual(
       [

@@ -7,6 +7,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { withConfigFile } from '../../src/cli/config-intake.js';
@@ -118,6 +119,21 @@ describe('deploy/kubernetes: the manifests', () => {
     }
   });
 
+  it('no object has a field the API does not know (as kubectl --validate=strict): checked by the models’ types', () => {
+    expect(unknownFieldErrors(MANIFESTS)).toEqual([]);
+    // TypeScript names one unknown field per object: a typo in the Job's spec, one in its container.
+    const job = (): Manifest & { spec: JobSpec & Obj } =>
+      structuredClone(named('Job', 'txbench-shards')) as Manifest & { spec: JobSpec & Obj };
+    const inSpec = job();
+    inSpec.spec.paralelism = 8;
+    const inContainer = job();
+    (inContainer.spec.template.spec.containers[0] as Container & Obj).imagePolicy = 'Always';
+    expect(unknownFieldErrors([inSpec, inContainer]).sort()).toEqual([
+      expect.stringMatching(/"imagePolicy".* does not exist in type 'IContainer'/),
+      expect.stringMatching(/"paralelism".* does not exist in type 'IJobSpec'/),
+    ]);
+  });
+
   it('the validator refuses a broken Job (the check above can fail)', async () => {
     const Job = await model('batch/v1', 'Job');
     const job = structuredClone(named('Job', 'txbench-shards')) as Manifest & { spec: Obj };
@@ -222,6 +238,41 @@ describe('deploy/kubernetes: the manifests', () => {
     }
   });
 });
+
+/**
+ * Unknown fields: the OpenAPI validators accept them (the API's schema does not forbid them), the
+ * API server's strict field validation does not. kubernetes-models' TypeScript interfaces list
+ * every field, so each object is type-checked as an object literal of its kind's interface, where
+ * TypeScript reports any field the interface lacks.
+ */
+function unknownFieldErrors(objects: readonly Manifest[]): string[] {
+  const file = path.join(import.meta.dirname, '__k8s_manifests__.ts');
+  const kinds = [...new Set(objects.map((o) => `${o.apiVersion}/${o.kind}`))];
+  const source = [
+    ...kinds.map((k) => `import type { I${path.posix.basename(k)} } from 'kubernetes-models/${k}';`),
+    ...objects.map((o, i) => `export const o${i}: I${o.kind} = ${JSON.stringify(o)};`),
+  ].join('\n');
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    types: [],
+  };
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, version) =>
+    name === file ? ts.createSourceFile(name, source, version) : getSourceFile(name, version);
+  const fileExists = host.fileExists.bind(host);
+  host.fileExists = (name) => name === file || fileExists(name);
+  const program = ts.createProgram([file], options, host);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '))
+    .map((text) => text.replace(/^Object literal may only specify known properties, and /, ''));
+}
 
 /** The environment a shard pod has: its completion index, the start time, the Secret's passwords. */
 function podEnv(index: number): NodeJS.ProcessEnv {

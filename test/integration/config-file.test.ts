@@ -73,3 +73,33 @@ run:
     }
   });
 });
+
+describe('--config: bad files through the built CLI', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await makeTempDir();
+  });
+  afterAll(async () => {
+    await removeDir(dir);
+  });
+
+  it('exits 2 with one line per problem and nothing else on stderr', async () => {
+    const config = path.join(dir, 'bad.yaml');
+    await writeFile(
+      config,
+      'warmup: soon\ntargets:\n  - url: mysql://root:hunter2@db/tpcc\nrun:\n  terminal: 10\n',
+    );
+    const run = await runCli(dir, ['run', '--config', config]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `txbench run: config ${config}: warmup: must be a duration such as 30s, 5m, 2h or 1h30m (a bare number is seconds)`,
+      `txbench run: config ${config}: run.terminal: unknown key: not an option of txbench run; keys are long flag names such as think-scale`,
+      `txbench run: config ${config}: targets[0].url: has a password in it, which is refused; take it out and name passwordEnv or passwordFile`,
+    ]);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).not.toContain('hunter2');
+    const missing = await runCli(dir, ['load', '--config', path.join(dir, 'nope.yml')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});

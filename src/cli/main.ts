@@ -49,6 +49,11 @@ Run \`txbench COMMAND --help\` for a command's flags. Every command also takes -
 options from a YAML or JSON file (schema/txbench-config.schema.json; flags on the command line win)
 and the targets listed there (--target LABEL picks some).`;
 
+const CONFIG_HELP = `Every command:
+  --config FILE      options (by long flag name) and targets from a YAML or JSON file, checked
+                     against schema/txbench-config.schema.json; flags given here win
+  --target LABEL     with --config: only the file's target(s) with this label`;
+
 /** Runs one command; returns the process exit code. Errors become one line on stderr. */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -68,7 +73,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   recordCommandLine(argv);
   try {
-    return await handler(await withConfigFile(command, rest));
+    const code = await handler(await withConfigFile(command, rest));
+    // Every command reads --config the same way (config-intake.ts): said once here, not in each help.
+    if (rest.includes('--help') || rest.includes('-h')) console.log(CONFIG_HELP);
+    return code;
   } catch (err) {
     if (err instanceof ConfigProblems) {
       for (const line of err.lines) console.error(`txbench ${command}: ${line}`);

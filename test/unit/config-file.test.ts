@@ -256,6 +256,16 @@ run:
     ]);
   });
 
+  it('every command’s --help names --config and --target', async () => {
+    const out: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+    for (const command of Object.keys(COMMANDS)) {
+      out.length = 0;
+      expect(await main([command, '--help']), command).toBe(ExitCode.ok);
+      expect(out.join('\n'), command).toMatch(/--config FILE[\s\S]*--target LABEL/);
+    }
+  });
+
   it('a missing file, and a file that is not a mapping', async () => {
     expect(await main(['compare', '--config', path.join(dir, 'missing.yaml')])).toBe(ExitCode.usage);
     expect(err).toEqual([expect.stringMatching(/config .*missing\.yaml: cannot read it \(ENOENT\)/)]);

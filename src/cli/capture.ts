@@ -27,7 +27,7 @@ docs/workload-file.md) for \`txbench replay\`.
 Exit codes: 0 ok, 2 bad usage, a log in another format, or settings the user may not change
 (nothing left changed), 3 database unreachable, 130 interrupted (what was captured is written).`;
 
-const FLAGS = {
+export const CAPTURE_FLAGS = {
   ...TARGET_OPTIONS,
   'from-log': { type: 'boolean' },
   duration: { type: 'string', short: 'd' },
@@ -36,7 +36,7 @@ const FLAGS = {
 } as const;
 
 export async function captureCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseWithOperands('capture', argv, FLAGS);
+  const { values, positionals } = parseWithOperands('capture', argv, CAPTURE_FLAGS);
   if (values.help) {
     console.log(CAPTURE_HELP);
     return ExitCode.ok;

@@ -16,13 +16,14 @@ ${WORKLOAD_HELP}
   --json FILE      write the results as JSON
   --db URL / --data-dir DIR   the target, as for \`txbench load\``;
 
+export const CHECK_FLAGS = {
+  ...TARGET_OPTIONS,
+  'after-load': { type: 'boolean' },
+  json: { type: 'string' },
+} as const;
+
 export async function checkCommand(argv: string[]): Promise<number> {
-  const { values, workload } = await parseWithWorkload(
-    'check',
-    argv,
-    { ...TARGET_OPTIONS, 'after-load': { type: 'boolean' }, json: { type: 'string' } },
-    false,
-  );
+  const { values, workload } = await parseWithWorkload('check', argv, CHECK_FLAGS, false);
   if (values.help) {
     console.log(CHECK_HELP);
     return 0;

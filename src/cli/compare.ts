@@ -27,12 +27,14 @@ workload, window and mix that differs between the rows.
 Exit codes: 0 ok; 2 bad usage, a run that cannot be read, or a run.json written by a newer
 txbench (its schemaVersion is named: upgrade txbench).`;
 
+export const COMPARE_FLAGS = {
+  format: { type: 'string' },
+  sort: { type: 'string' },
+  cost: { type: 'string' },
+} as const;
+
 export async function compareCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseWithOperands('compare', argv, {
-    format: { type: 'string' },
-    sort: { type: 'string' },
-    cost: { type: 'string' },
-  });
+  const { values, positionals } = parseWithOperands('compare', argv, COMPARE_FLAGS);
   if (values.help) {
     console.log(COMPARE_HELP);
     return 0;

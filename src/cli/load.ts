@@ -16,13 +16,15 @@ ${WORKLOAD_HELP}
                    (default: DATABASE_URL, PG*, else the embedded PostgreSQL)
   --data-dir DIR   embedded PostgreSQL data directory (default .txbench/pg)`;
 
+export const LOAD_FLAGS = {
+  ...TARGET_OPTIONS,
+  jobs: { type: 'string', short: 'j' },
+  seed: { type: 'string' },
+  replace: { type: 'boolean' },
+} as const;
+
 export async function loadCommand(argv: string[]): Promise<number> {
-  const { values, workload, ref, workloadOptions } = await parseWithWorkload('load', argv, {
-    ...TARGET_OPTIONS,
-    jobs: { type: 'string', short: 'j' },
-    seed: { type: 'string' },
-    replace: { type: 'boolean' },
-  });
+  const { values, workload, ref, workloadOptions } = await parseWithWorkload('load', argv, LOAD_FLAGS);
   if (values.help) {
     console.log(`${LOAD_HELP}\n${workloadOptionsHelp(workload)}`);
     return 0;

@@ -5,6 +5,8 @@ import { replayCommand } from './replay.js';
 import { checkCommand } from './check.js';
 import { recordCommandLine } from './command-line.js';
 import { compareCommand } from './compare.js';
+import { withConfigFile } from './config-intake.js';
+import { ConfigProblems } from '../config/config-file.js';
 import { dropCommand } from './drop.js';
 import { loadCommand } from './load.js';
 import { reportCommand } from './report.js';
@@ -13,7 +15,7 @@ import { runCommand } from './run.js';
 import { stepsCommand } from './steps.js';
 import { sweepCommand } from './sweep.js';
 
-const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = {
+export const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = {
   run: runCommand,
   steps: stepsCommand,
   sweep: sweepCommand,
@@ -43,7 +45,14 @@ const HELP = `txbench: a TPC-C-derived OLTP benchmark (not comparable with publi
                   SQL Server) into a workload file
   txbench replay  replay a workload file onto a database, with a fidelity report
 
-Run \`txbench COMMAND --help\` for a command's flags.`;
+Run \`txbench COMMAND --help\` for a command's flags. Every command also takes --config FILE: its
+options from a YAML or JSON file (schema/txbench-config.schema.json; flags on the command line win)
+and the targets listed there (--target LABEL picks some).`;
+
+const CONFIG_HELP = `Every command:
+  --config FILE      options (by long flag name) and targets from a YAML or JSON file, checked
+                     against schema/txbench-config.schema.json; flags given here win
+  --target LABEL     with --config: only the file's target(s) with this label`;
 
 /** Runs one command; returns the process exit code. Errors become one line on stderr. */
 export async function main(argv: string[]): Promise<number> {
@@ -64,8 +73,15 @@ export async function main(argv: string[]): Promise<number> {
   }
   recordCommandLine(argv);
   try {
-    return await handler(rest);
+    const code = await handler(await withConfigFile(command, rest));
+    // Every command reads --config the same way (config-intake.ts): said once here, not in each help.
+    if (rest.includes('--help') || rest.includes('-h')) console.log(CONFIG_HELP);
+    return code;
   } catch (err) {
+    if (err instanceof ConfigProblems) {
+      for (const line of err.lines) console.error(`txbench ${command}: ${line}`);
+      return err.exitCode;
+    }
     const known = asTxbenchError(err);
     console.error(`txbench ${command}: ${known.message}`);
     if (!(err instanceof TxbenchError) && process.env.TXBENCH_DEBUG) console.error(err);

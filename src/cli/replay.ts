@@ -28,7 +28,7 @@ captured vs replayed, throughput over time, lag behind schedule, a verdict).
 Exit codes: 0 ok, 1 --max-error-rate exceeded, 2 bad usage, a redacted or newer workload file,
 3 database unreachable or lost, 130 interrupted.`;
 
-const FLAGS = {
+export const REPLAY_FLAGS = {
   ...TARGET_OPTIONS,
   speed: { type: 'string' },
   warmup: { type: 'string' },
@@ -49,7 +49,7 @@ export function parseSpeed(text: string | undefined): number {
 }
 
 export async function replayCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseWithOperands('replay', argv, FLAGS);
+  const { values, positionals } = parseWithOperands('replay', argv, REPLAY_FLAGS);
   if (values.help) {
     console.log(REPLAY_HELP);
     return ExitCode.ok;

@@ -17,11 +17,13 @@ what is missing. With two runs or more, the comparison chart (TPS and avg respon
   --cost FILE    also the drive-cost table (the YAML file of \`txbench compare --cost\`)
 Exit codes: 0 ok; 2 bad usage or a path that cannot be read.`;
 
+export const REPORT_FLAGS = {
+  out: { type: 'string', short: 'o' },
+  cost: { type: 'string' },
+} as const;
+
 export async function reportCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseWithOperands('report', argv, {
-    out: { type: 'string', short: 'o' },
-    cost: { type: 'string' },
-  });
+  const { values, positionals } = parseWithOperands('report', argv, REPORT_FLAGS);
   if (values.help) {
     console.log(REPORT_HELP);
     return 0;

@@ -15,11 +15,13 @@ response time and tags. Tags are kept in tags.json beside a run's run.json.
 RUN is a run directory, its run.json, or a run id in ./results.
 Exit codes: 0 ok; 2 bad usage, or a run.json written by a newer txbench (upgrade txbench).`;
 
+export const RESULTS_FLAGS = {
+  tag: { type: 'string', multiple: true },
+  json: { type: 'boolean' },
+} as const;
+
 export async function resultsCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseWithOperands('results', argv, {
-    tag: { type: 'string', multiple: true },
-    json: { type: 'boolean' },
-  });
+  const { values, positionals } = parseWithOperands('results', argv, RESULTS_FLAGS);
   if (values.help) {
     console.log(RESULTS_HELP);
     return 0;

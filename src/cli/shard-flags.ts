@@ -58,14 +58,24 @@ function refuseIfPast(at: Date, now: number, verb: string): void {
   }
 }
 
-/** The shard and start flags of `run`, validated; undefined fields when not given. */
-export function parseShardFlags(values: Readonly<Record<string, unknown>>): {
-  shard?: ShardOptions | undefined;
-  startAt?: Date | undefined;
-} {
+/**
+ * The shard and start flags of `run`, validated; undefined fields when not given. Every shard
+ * must drive the same run's random streams: without --seed, a shard's seed comes from --start-at
+ * (the same on every shard), and a shard with neither is refused.
+ */
+export function parseShardFlags(
+  values: Readonly<Record<string, unknown>>,
+  seed: number | undefined,
+): { shard?: ShardOptions | undefined; startAt?: Date | undefined; seed: number | undefined } {
   const startAt = typeof values['start-at'] === 'string' ? parseStartAt(values['start-at']) : undefined;
   const shard = typeof values.shard === 'string' ? { ...parseShard(values.shard), startAt } : undefined;
-  return { shard, startAt };
+  if (shard === undefined || seed !== undefined) return { shard, startAt, seed };
+  if (startAt === undefined) {
+    throw new UsageError(
+      '--shard needs --seed S or --start-at TIME, the same on every shard, so that the shards drive one run',
+    );
+  }
+  return { shard, startAt, seed: Math.floor(startAt.getTime() / 1000) % 2 ** 31 };
 }
 
 /** Ctrl-C (or SIGTERM) while held at the starting gate: nothing was measured. */

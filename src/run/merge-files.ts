@@ -1,0 +1,51 @@
+/**
+ * Reads shards' run directories for `txbench merge` (run.json and histograms.json) and writes the
+ * merged run as a run directory like any other.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '../errors.js';
+import { RUN_SCHEMA_VERSION } from '../results/run-dir.js';
+import { NewerRunError } from '../results/store.js';
+import type { ShardRun } from './shard-merge.js';
+import type { RunReport } from './workload-run.js';
+
+/** A run directory or its run.json; the histograms from histograms.json beside it. */
+export async function readShardRun(given: string): Promise<ShardRun> {
+  const isDir = await stat(given).then(
+    (s) => s.isDirectory(),
+    () => {
+      throw new UsageError(`${given} does not exist; give a shard's run directory or its run.json`);
+    },
+  );
+  const file = isDir ? path.join(given, 'run.json') : given;
+  const dir = isDir ? given : path.dirname(given);
+  const report = await readJson(file, given);
+  if (typeof report !== 'object' || report === null || !('schemaVersion' in report)) {
+    throw new UsageError(`${file} is not a txbench run.json; give a shard's run directory`);
+  }
+  const r = report as Omit<RunReport, 'status'> & { status: RunReport['status'] | 'running' };
+  if (r.schemaVersion > RUN_SCHEMA_VERSION) throw new NewerRunError(file, r.schemaVersion);
+  if (r.status === 'running') {
+    throw new UsageError(`${file} is still running or crashed (status running); merge finished shards only`);
+  }
+  const histograms =
+    r.histograms !== undefined && Object.keys(r.histograms).length > 0
+      ? r.histograms
+      : ((await readJson(path.join(dir, 'histograms.json'), given).catch(() => ({}))) as Record<string, string>);
+  return { dir: path.resolve(dir), report: { ...r, status: r.status, histograms } as RunReport };
+}
+
+async function readJson(file: string, given: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new UsageError(`${given} has no run.json; give a shard's run directory or its run.json`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new UsageError(`${file} is not valid JSON; give a shard's run directory`);
+  }
+}

@@ -95,7 +95,7 @@ export function mergeShardReports(set: ShardSetCheck, workload: Workload | undef
   };
 
   const basis = reports.map((r) => r.shardBasis);
-  const windowSeconds = ref.summary.windowSeconds;
+  const windowSeconds = ref.shardBasis?.windowSeconds ?? ref.summary.windowSeconds;
   const measurement = {
     windowSeconds,
     counts,
@@ -111,12 +111,13 @@ export function mergeShardReports(set: ShardSetCheck, workload: Workload | undef
     measurement,
     tallies: addRecords(basis.map((b) => b?.runTallies ?? {})),
     bases: basis.map((b) => b?.audit ?? {}),
+    summaries: reports.map((r): Readonly<Record<string, unknown>> => ({ ...r.summary })),
   }) ?? withoutWorkloadMerge(reports);
 
   const windows = reports.map(windowOf).filter((w) => w !== undefined);
   const lateness = reports.map((r) => r.summary.schedulerLatenessMs).filter((l) => l != null);
   const summary: RunSummary = {
-    windowSeconds,
+    windowSeconds: ref.summary.windowSeconds,
     transactions: total,
     // Each shard's rate over its own window, added: the windows line up, their lengths differ by ms.
     tps: round(sum(reports.map((r) => r.summary.tps))),

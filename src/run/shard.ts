@@ -39,6 +39,8 @@ export interface ShardConfig {
 
 /** What a shard records for the merge beside its own figures (run.json's `shardBasis`). */
 export interface ShardBasis {
+  /** The measured window's length, unrounded (the database's counters are per minute of it). */
+  windowSeconds: number;
   /** The workload's tallies over the window (summed into the merged audit's checks). */
   counters: Counters;
   /** PreparedRun.runTallies(): whole-run tallies outside the window. */
@@ -108,10 +110,12 @@ export async function shardConfig(
 
 export function shardBasis(
   prepared: PreparedRun,
+  windowSeconds: number,
   counters: Counters,
   windowCounters: { start: WindowCounters; end: WindowCounters } | undefined,
 ): ShardBasis {
   return {
+    windowSeconds,
     counters,
     runTallies: prepared.runTallies?.() ?? {},
     windowCounters: windowCounters ?? null,

@@ -392,7 +392,7 @@ export class WorkloadRun {
         intervals,
         histograms,
         ...(shard
-          ? { shardBasis: shardBasis(prepared, result.counters, measurement.windowCounters) }
+          ? { shardBasis: shardBasis(prepared, result.windowSeconds, result.counters, measurement.windowCounters) }
           : {}),
       };
     } finally {

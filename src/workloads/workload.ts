@@ -335,6 +335,8 @@ export interface ShardMergeInput<C extends Counters = Counters> {
   readonly tallies: Readonly<Record<string, number>>;
   /** Every shard's auditBasis(), in shard order. */
   readonly bases: readonly AuditBasis[];
+  /** Every shard's own summary, in shard order (figures a sum of the shards' is made from). */
+  readonly summaries: readonly Readonly<Record<string, unknown>>[];
 }
 
 /** A merged run's workload figures, as a single run's PreparedRun gives them. */

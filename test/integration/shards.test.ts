@@ -1,0 +1,278 @@
+/**
+ * Four shards of one run, started as four CLI processes with one --start-at against one real
+ * server (embedded PostgreSQL, then MariaDB), merged with `txbench merge`: the merged run is the
+ * sum of its shards, its New-Order audit matches the database, the windows overlap, and the
+ * merged directory is a run like any other (schema, results, compare, report). A missing shard is
+ * refused, and merged with --allow-partial. Bad shard flags are one line and exit 2.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialectFor } from '../../dist/dialects/for-url.js';
+import { decodeHistogram } from '../../dist/metrics/histogram.js';
+import { makeTempDir, removeDir, runCli, type CliResult } from './helpers.js';
+import { expectValidRunDir, runDirOf } from './run-dir-schema.js';
+import { startTestTarget, type TestTarget } from './targets/index.js';
+
+const SHARDS = 4;
+const TERMINALS = 8;
+
+interface Report {
+  config: {
+    terminals: number;
+    shard?: {
+      index: number;
+      count: number;
+      firstTerminal: number;
+      terminals: number;
+      totalTerminals: number;
+      host: string;
+      startAt: string | null;
+      clockOffsetMs: number | null;
+    };
+    mergedFrom?: { index: number; dir: string }[];
+    shards?: { partial: boolean; missing: number[] };
+  };
+  summary: {
+    transactions: number;
+    nopm: number | null;
+    tpm: number | null;
+    windowStartedAt: string;
+    windowEndedAt: string;
+  };
+  transactions: Record<string, { count: number; errors: number }>;
+  audit: {
+    wholeRun: {
+      newOrdersCommitted: number;
+      ordersAddedInDatabase: number | null;
+      match: boolean | null;
+      note?: string;
+    };
+  };
+  shardBasis?: { runTallies: Record<string, number> };
+  intervals: { perType: Record<string, { count: number }> }[];
+}
+
+async function readReport(dir: string): Promise<Report> {
+  return JSON.parse(await readFile(path.join(dir, 'run.json'), 'utf8')) as Report;
+}
+
+async function histogramCounts(dir: string): Promise<Record<string, number>> {
+  const encoded = JSON.parse(await readFile(path.join(dir, 'histograms.json'), 'utf8')) as Record<
+    string,
+    string
+  >;
+  return Object.fromEntries(Object.entries(encoded).map(([k, e]) => [k, decodeHistogram(e).totalCount]));
+}
+
+const oneLine = (r: CliResult): string[] => r.stderr.trim().split('\n');
+
+for (const name of ['postgres', 'mysql'] as const) {
+  describe(`four shards on ${name}`, () => {
+    let target: TestTarget;
+    let dir: string;
+
+    const sumNextOrderIds = async (): Promise<number> => {
+      const dialect = await dialectFor(target.url);
+      const db = await dialect.connect(target.url, { max: 1 });
+      try {
+        const [row] = await db.query<{ s: unknown }>('select sum(d_next_o_id) as s from district');
+        return Number(row!.s);
+      } finally {
+        await db.close();
+      }
+    };
+
+    beforeAll(async () => {
+      target = await startTestTarget(name);
+      dir = await makeTempDir();
+      const load = await runCli(dir, ['load', '--db', target.url, '--warehouses', '1'], 180_000);
+      expect(load.code, load.stderr).toBe(0);
+    }, 240_000);
+    afterAll(async () => {
+      await target?.stop();
+      await removeDir(dir);
+    });
+
+    it('runs four shards together and merges them into one run that is their sum', async () => {
+      const idsBefore = await sumNextOrderIds();
+      // Far enough ahead for four processes to set up on a loaded machine.
+      const startAt = new Date(Math.ceil((Date.now() + 15_000) / 1000) * 1000).toISOString();
+      const shardArgs = (i: number): string[] => [
+        'run',
+        '--db',
+        target.url,
+        '--shard',
+        `${i}/${SHARDS}`,
+        '--start-at',
+        startAt,
+        '--terminals',
+        String(TERMINALS),
+        '--warmup',
+        '1s',
+        '--duration',
+        '5s',
+        '--interval',
+        '1s',
+        '--no-monitor',
+        '--out',
+        `shard${i}`,
+      ];
+      const runs = await Promise.all(
+        Array.from({ length: SHARDS }, (_, i) => runCli(dir, shardArgs(i + 1), 120_000)),
+      );
+      for (const r of runs) expect(r.code, r.stderr).toBe(0);
+      for (const r of runs) expect(r.stderr).toMatch(/waiting for --start-at/);
+      const dirs = runs.map((r) => runDirOf(r.stdout));
+      const shards = await Promise.all(dirs.map(readReport));
+      shards.forEach((s, i) => {
+        expect(s.config.shard).toMatchObject({
+          index: i + 1,
+          count: SHARDS,
+          firstTerminal: (i * TERMINALS) / SHARDS,
+          terminals: TERMINALS / SHARDS,
+          totalTerminals: TERMINALS,
+          startAt,
+        });
+        expect(s.config.terminals).toBe(TERMINALS / SHARDS);
+        expect(typeof s.config.shard!.clockOffsetMs).toBe('number');
+        // A shard cannot reconcile with the database alone: the others wrote to it too.
+        expect(s.audit.wholeRun.match).toBeNull();
+        expect(s.audit.wholeRun.note).toMatch(/txbench merge/);
+      });
+      await Promise.all(dirs.map((d) => expectValidRunDir(d, 'run')));
+
+      const merge = await runCli(dir, ['merge', ...dirs, '--out', 'merged']);
+      expect(merge.code, merge.stderr).toBe(0);
+      const mergedDir = runDirOf(merge.stdout);
+      await expectValidRunDir(mergedDir, 'run');
+      const merged = await readReport(mergedDir);
+      const idsAfter = await sumNextOrderIds();
+
+      const sum = (f: (s: Report) => number): number => shards.reduce((a, s) => a + f(s), 0);
+      expect(merged.summary.transactions).toBe(sum((s) => s.summary.transactions));
+      expect(merged.summary.transactions).toBeGreaterThan(0);
+      for (const key of Object.keys(merged.transactions)) {
+        expect(merged.transactions[key]!.count).toBe(sum((s) => s.transactions[key]!.count));
+      }
+      const shardHistograms = await Promise.all(dirs.map(histogramCounts));
+      const mergedHistograms = await histogramCounts(mergedDir);
+      for (const [key, n] of Object.entries(mergedHistograms)) {
+        expect(n).toBe(shardHistograms.reduce((a, h) => a + h[key]!, 0));
+      }
+      // Every shard's intervals land in a slot of the merged series: none is lost.
+      const intervalCount = merged.intervals.reduce(
+        (a, i) => a + Object.values(i.perType).reduce((b, t) => b + t.count, 0),
+        0,
+      );
+      expect(intervalCount).toBe(sum((s) => s.intervals.reduce((a, i) => a + Object.values(i.perType).reduce((b, t) => b + t.count, 0), 0)));
+
+      // The New-Order audit over every shard against what the database gained.
+      const { wholeRun } = merged.audit;
+      expect(wholeRun.newOrdersCommitted).toBe(sum((s) => s.shardBasis!.runTallies.committedNewOrders!));
+      expect(wholeRun.ordersAddedInDatabase).toBe(idsAfter - idsBefore);
+      expect(wholeRun.match).toBe(true);
+
+      // The database's counters are read once (shard 1's), never summed.
+      expect(merged.summary.nopm).toBe(shards[0]!.summary.nopm);
+      expect(merged.summary.tpm).toBe(shards[0]!.summary.tpm);
+      expect(merged.config.terminals).toBe(TERMINALS);
+      expect(merged.config.mergedFrom!.map((m) => m.index)).toEqual([1, 2, 3, 4]);
+      expect(merged.config.shards!.partial).toBe(false);
+
+      // The windows overlap: the latest start comes before the earliest end.
+      const starts = shards.map((s) => Date.parse(s.summary.windowStartedAt));
+      const ends = shards.map((s) => Date.parse(s.summary.windowEndedAt));
+      expect(Math.max(...starts)).toBeLessThan(Math.min(...ends));
+
+      const check = await runCli(dir, ['check', '--db', target.url], 120_000);
+      expect(check.code, check.stdout + check.stderr).toBe(0);
+      const compare = await runCli(dir, ['compare', mergedDir, dirs[0]!]);
+      expect(compare.code, compare.stderr).toBe(0);
+      expect(compare.stdout).toContain(path.basename(mergedDir));
+      const report = await runCli(dir, ['report', mergedDir, '--out', path.join(dir, 'merged.html')]);
+      expect(report.code, report.stderr).toBe(0);
+      const results = await runCli(dir, ['results', 'merged']);
+      expect(results.code, results.stderr).toBe(0);
+      expect(results.stdout).toContain(path.basename(mergedDir));
+
+      // Shard 3 left out: refused, naming it; merged with --allow-partial, and marked so.
+      const without3 = dirs.filter((_, i) => i !== 2);
+      const refused = await runCli(dir, ['merge', ...without3, '--out', 'partial']);
+      expect(refused.code).toBe(2);
+      expect(oneLine(refused)).toHaveLength(1);
+      expect(refused.stderr).toMatch(/shard 3 of 4 missing.*--allow-partial/);
+      const partial = await runCli(dir, ['merge', ...without3, '--out', 'partial', '--allow-partial']);
+      expect(partial.code, partial.stderr).toBe(0);
+      const partialReport = await readReport(runDirOf(partial.stdout));
+      expect(partialReport.config.shards).toMatchObject({ partial: true, missing: [3] });
+      expect(partialReport.summary.transactions).toBe(
+        merged.summary.transactions - shards[2]!.summary.transactions,
+      );
+
+      if (name === 'postgres') {
+        // A shard of another run (another seed) is refused, one line.
+        const other = await runCli(
+          dir,
+          [
+            'run',
+            '--db',
+            target.url,
+            '--shard',
+            '3/4',
+            '--seed',
+            '99',
+            '--terminals',
+            String(TERMINALS),
+            '--warmup',
+            '0s',
+            '--duration',
+            '1s',
+            '--no-monitor',
+            '--out',
+            'other',
+          ],
+          120_000,
+        );
+        expect(other.code, other.stderr).toBe(0);
+        const mixed = await runCli(dir, ['merge', ...without3, runDirOf(other.stdout), '--out', 'mixed']);
+        expect(mixed.code).toBe(2);
+        expect(oneLine(mixed)).toHaveLength(1);
+        expect(mixed.stderr).toMatch(/not a shard of the same run .* differs/);
+      }
+    }, 300_000);
+  });
+}
+
+describe('bad shard flags', () => {
+  it.each([
+    [['--shard', '0/4'], /--shard must be I\/N/],
+    [['--shard', '5/4'], /--shard must be I\/N/],
+    [['--shard', 'x'], /--shard must be I\/N/],
+    [['--start-at', 'yesterday'], /--start-at must be an ISO 8601 time/],
+    [['--start-at', '2020-01-01T00:00:00Z'], /in the past/],
+    [['--shard', '1/4'], /--shard needs --seed S or --start-at/],
+  ])('txbench run %j: one line, exit 2', async (flags, message) => {
+    const dir = await makeTempDir();
+    try {
+      const r = await runCli(dir, ['run', '--db', 'postgres://nobody@127.0.0.1:1/none', ...flags]);
+      expect(r.code).toBe(2);
+      expect(oneLine(r)).toHaveLength(1);
+      expect(r.stderr).toMatch(message);
+    } finally {
+      await removeDir(dir);
+    }
+  });
+
+  it('txbench merge of something that is not a shard: one line, exit 2', async () => {
+    const dir = await makeTempDir();
+    try {
+      const r = await runCli(dir, ['merge', path.join(dir, 'nothing'), '--out', 'x']);
+      expect(r.code).toBe(2);
+      expect(oneLine(r)).toHaveLength(1);
+      expect(r.stderr).toMatch(/does not exist/);
+    } finally {
+      await removeDir(dir);
+    }
+  });
+});

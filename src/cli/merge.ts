@@ -32,7 +32,8 @@ export async function mergeCommand(argv: string[]): Promise<number> {
     console.log(MERGE_HELP);
     return 0;
   }
-  if (positionals.length === 0) throw new UsageError('give the shards’ run directories, e.g. txbench merge shard-*/run-* --out merged');
+  if (positionals.length === 0)
+    throw new UsageError('give the shards’ run directories, e.g. txbench merge shard-*/run-* --out merged');
   const runs = await Promise.all(positionals.map(readShardRun));
   const set = checkShardSet(runs, values['allow-partial'] === true);
   const ref = set.shards[0]!.report.config.workload;

@@ -123,10 +123,7 @@ export function startGate(at: Date | undefined, who: string): (() => Promise<voi
 const CLOCK_WARNING_MS = 500;
 
 /** A run's listener with the starting gate and, for a shard, a warning when its clock is off. */
-export function shardListener(
-  listener: RunListener,
-  ready: (() => Promise<void>) | undefined,
-): RunListener {
+export function shardListener(listener: RunListener, ready: (() => Promise<void>) | undefined): RunListener {
   return {
     ...listener,
     onStart: (config) => {

@@ -125,7 +125,7 @@ export function formatRunSummary(r: RunReport): string {
   if (f?.exceeded) lines.push(`  FAIL: ${f.exceeded}`);
   lines.push('');
   lines.push(
-    `  txbench itself: ${s.clientCpu === null ? 'CPU in the all-targets summary' : cpuText(s.clientCpu)}, ` +
+    `  txbench itself: ${s.clientCpu !== null ? cpuText(s.clientCpu) : r.config.mergedFrom !== undefined ? 'CPU in each shard’s run directory' : 'CPU in the all-targets summary'}, ` +
       (s.schedulerLatenessMs === null
         ? 'no transactions submitted'
         : `scheduler lateness p50 ${ms(s.schedulerLatenessMs.p50)} ms, p99 ${ms(s.schedulerLatenessMs.p99)} ms, max ${ms(s.schedulerLatenessMs.max)} ms`),

@@ -32,7 +32,10 @@ export async function readShardRun(given: string): Promise<ShardRun> {
   const histograms =
     r.histograms !== undefined && Object.keys(r.histograms).length > 0
       ? r.histograms
-      : ((await readJson(path.join(dir, 'histograms.json'), given).catch(() => ({}))) as Record<string, string>);
+      : ((await readJson(path.join(dir, 'histograms.json'), given).catch(() => ({}))) as Record<
+          string,
+          string
+        >);
   return { dir: path.resolve(dir), report: { ...r, status: r.status, histograms } as RunReport };
 }
 

@@ -5,7 +5,13 @@
  * what the database counts (NOPM, TPM) is read once, from the reference shard, since its
  * readings at its window's edges already count every shard's work.
  */
-import { decodeHistogram, encodeHistogram, latencyMs, newHistogram, type Histogram } from '../metrics/histogram.js';
+import {
+  decodeHistogram,
+  encodeHistogram,
+  latencyMs,
+  newHistogram,
+  type Histogram,
+} from '../metrics/histogram.js';
 import { pct, round, type TypeSummary } from '../metrics/window-summary.js';
 import { figuresOf } from '../report/figures.js';
 import type { Counters, ErrorClass } from '../engine/types.js';
@@ -38,7 +44,8 @@ export function mergeShardReports(set: ShardSetCheck, workload: Workload | undef
   const keys = Object.keys(ref.config.typeNames ?? ref.transactions);
   const histograms = new Map<string, Histogram>(keys.map((k) => [k, newHistogram()]));
   for (const r of reports)
-    for (const [k, encoded] of Object.entries(r.histograms ?? {})) histograms.get(k)?.add(decodeHistogram(encoded));
+    for (const [k, encoded] of Object.entries(r.histograms ?? {}))
+      histograms.get(k)?.add(decodeHistogram(encoded));
   const all = newHistogram();
   for (const h of histograms.values()) all.add(h);
 
@@ -49,9 +56,7 @@ export function mergeShardReports(set: ShardSetCheck, workload: Workload | undef
   keys.forEach((k, i) => {
     const base = ref.transactions[k]!;
     const responseMs = latencyMs(histograms.get(k)!);
-    const extras = addRecords(
-      reports.map((r) => numericExtras(r.transactions[k] ?? base)),
-    );
+    const extras = addRecords(reports.map((r) => numericExtras(r.transactions[k] ?? base)));
     transactions[k] = {
       ...extras,
       name: base.name,
@@ -73,16 +78,14 @@ export function mergeShardReports(set: ShardSetCheck, workload: Workload | undef
     ...refConfig,
     terminals,
     connections,
-    mergedFrom: set.shards.map(
-      (s): MergedShard => ({
-        index: s.report.config.shard!.index,
-        host: s.report.config.shard!.host,
-        dir: s.dir,
-        clockOffsetMs: s.report.config.shard!.clockOffsetMs,
-        windowStartedAt: s.report.summary.windowStartedAt ?? null,
-        windowEndedAt: s.report.summary.windowEndedAt ?? null,
-      }),
-    ),
+    mergedFrom: set.shards.map((s): MergedShard => ({
+      index: s.report.config.shard!.index,
+      host: s.report.config.shard!.host,
+      dir: s.dir,
+      clockOffsetMs: s.report.config.shard!.clockOffsetMs,
+      windowStartedAt: s.report.summary.windowStartedAt ?? null,
+      windowEndedAt: s.report.summary.windowEndedAt ?? null,
+    })),
     shards: {
       count: set.count,
       totalTerminals: shard?.totalTerminals ?? terminals,
@@ -106,13 +109,14 @@ export function mergeShardReports(set: ShardSetCheck, workload: Workload | undef
     thinkScale: ref.config.thinkScale,
     windowCounters: ref.shardBasis?.windowCounters ?? undefined,
   };
-  const merged: MergedShardFigures = workload?.mergeShards?.({
-    config,
-    measurement,
-    tallies: addRecords(basis.map((b) => b?.runTallies ?? {})),
-    bases: basis.map((b) => b?.audit ?? {}),
-    summaries: reports.map((r): Readonly<Record<string, unknown>> => ({ ...r.summary })),
-  }) ?? withoutWorkloadMerge(reports);
+  const merged: MergedShardFigures =
+    workload?.mergeShards?.({
+      config,
+      measurement,
+      tallies: addRecords(basis.map((b) => b?.runTallies ?? {})),
+      bases: basis.map((b) => b?.audit ?? {}),
+      summaries: reports.map((r): Readonly<Record<string, unknown>> => ({ ...r.summary })),
+    }) ?? withoutWorkloadMerge(reports);
 
   const windows = reports.map(windowOf).filter((w) => w !== undefined);
   const lateness = reports.map((r) => r.summary.schedulerLatenessMs).filter((l) => l != null);
@@ -169,7 +173,10 @@ export function mergeShardReports(set: ShardSetCheck, workload: Workload | undef
       ? { failure: reports.map((r) => r.failure).find((f) => f !== undefined) ?? `a shard ended ${status}` }
       : {}),
     startedAt: reports.map((r) => r.startedAt).sort()[0]!,
-    endedAt: reports.map((r) => r.endedAt).sort().at(-1)!,
+    endedAt: reports
+      .map((r) => r.endedAt)
+      .sort()
+      .at(-1)!,
     config,
     environment: ref.environment,
     summary,
@@ -204,7 +211,16 @@ function maxOrNull(xs: readonly (number | null)[]): number | null {
   return present.length === 0 ? null : Math.max(...present);
 }
 
-const TYPE_FIXED = new Set(['name', 'count', 'errors', 'retries', 'mixPct', 'responseMs', 'p90LimitMs', 'p90Pass']);
+const TYPE_FIXED = new Set([
+  'name',
+  'count',
+  'errors',
+  'retries',
+  'mixPct',
+  'responseMs',
+  'p90LimitMs',
+  'p90Pass',
+]);
 
 /** A type summary's workload-specific counts (TPC-C: New-Order's intended rollbacks). */
 function numericExtras(t: TypeSummary): Record<string, number> {

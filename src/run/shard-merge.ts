@@ -59,6 +59,11 @@ const overlaps = (a: { start: number; end: number }, b: { start: number; end: nu
 export function checkShardSet(runs: readonly ShardRun[], allowPartial: boolean): ShardSetCheck {
   if (runs.length === 0) throw new UsageError('give the shards’ run directories to merge');
   for (const r of runs) {
+    if ((r.report.kind as string) === 'targets') {
+      throw new UsageError(
+        `${r.dir} holds several targets: merging their shards is not supported yet; run each target's shards on its own`,
+      );
+    }
     if (r.report.kind !== 'run' || r.report.config?.shard === undefined) {
       throw new UsageError(
         `${r.dir} is not one shard of a run (run it with --shard I/N); merge shards of one run only`,
@@ -125,7 +130,10 @@ export function outOfLineShards(shards: readonly ShardRun[]): number[] {
   });
   const ref = windows[reference];
   return shards
-    .filter((_, i) => i !== reference && (ref === undefined || windows[i] === undefined || !overlaps(ref, windows[i]!)))
+    .filter(
+      (_, i) =>
+        i !== reference && (ref === undefined || windows[i] === undefined || !overlaps(ref, windows[i]!)),
+    )
     .map((s) => s.report.config.shard!.index);
 }
 
@@ -180,7 +188,15 @@ function weightsOf(slot: IntervalRecord): Weights {
 
 function addInto(slot: IntervalRecord, weights: Weights, interval: IntervalRecord): void {
   for (const [key, t] of Object.entries(interval.perType)) {
-    const s = (slot.perType[key] ??= { count: 0, errors: 0, avgMs: 0, p50Ms: 0, p90Ms: 0, p95Ms: 0, p99Ms: 0 });
+    const s = (slot.perType[key] ??= {
+      count: 0,
+      errors: 0,
+      avgMs: 0,
+      p50Ms: 0,
+      p90Ms: 0,
+      p95Ms: 0,
+      p99Ms: 0,
+    });
     weights[key] = (weights[key] ?? 0) + (t.avgMs ?? 0) * t.count;
     s.count += t.count;
     s.errors = (s.errors ?? 0) + (t.errors ?? 0);

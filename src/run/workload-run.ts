@@ -392,7 +392,14 @@ export class WorkloadRun {
         intervals,
         histograms,
         ...(shard
-          ? { shardBasis: shardBasis(prepared, result.windowSeconds, result.counters, measurement.windowCounters) }
+          ? {
+              shardBasis: shardBasis(
+                prepared,
+                result.windowSeconds,
+                result.counters,
+                measurement.windowCounters,
+              ),
+            }
           : {}),
       };
     } finally {
@@ -681,4 +688,3 @@ export class WorkloadRun {
 function toolVersion(): string {
   return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 }
-

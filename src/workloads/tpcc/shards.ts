@@ -74,7 +74,10 @@ export function mergeTpccShards(input: ShardMergeInput<TpccCounters>): MergedSha
   const tpmC = input.summaries.reduce((a, s) => a + (typeof s.tpmC === 'number' ? s.tpmC : 0), 0);
   const ceiling = f.ceilingTpmC ?? null;
   const efficiencyPct = ceiling !== null && ceiling > 0 ? Math.round((1000 * tpmC) / ceiling) / 10 : null;
-  const checks = auditChecks({ counters: m.counters, perType: m.counts.map((count) => ({ count })) }, warehouses);
+  const checks = auditChecks(
+    { counters: m.counters, perType: m.counts.map((count) => ({ count })) },
+    warehouses,
+  );
   const figures: HeadlineFigure[] = [
     { key: 'tpmC', label: 'tpmC', value: tpmC, unit: 'New-Orders/min', pacedSpec: true },
     { key: 'nopm', label: 'NOPM', value: f.nopm ?? null, unit: 'committed New-Orders/min' },

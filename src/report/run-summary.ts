@@ -102,8 +102,13 @@ export function formatRunSummary(r: RunReport): string {
         newOrdersCommitted: number;
         ordersAddedInDatabase: number | null;
         newOrdersInDoubt?: number;
+        note?: string;
       }
     | undefined;
+  if (whole !== undefined && whole.match === null && whole.note !== undefined)
+    lines.push(
+      `    n/a   committed New-Orders = orders added  ${n0(whole.newOrdersCommitted)} committed here (${whole.note})`,
+    );
   if (whole !== undefined && whole.match !== null) {
     const doubt = whole.newOrdersInDoubt ?? 0;
     lines.push(

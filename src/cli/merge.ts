@@ -1,10 +1,8 @@
 import { UsageError } from '../errors.js';
-import { formatRunSummary } from '../report/run-summary.js';
+import { formatRunSummary, formatTargetsTable } from '../report/run-summary.js';
 import { RunDirectory } from '../results/run-dir.js';
-import { readShardRun } from '../run/merge-files.js';
-import { mergeShardReports } from '../run/merge-run.js';
-import { checkShardSet } from '../run/shard-merge.js';
-import { findWorkload, isWorkloadPath } from '../workloads/registry.js';
+import { readShardFile } from '../run/merge-files.js';
+import { mergeShardFiles } from '../run/merge-shards.js';
 import { parseWithOperands } from './positionals.js';
 import { saveResults, withoutHistograms } from './run-session.js';
 
@@ -19,7 +17,8 @@ shard's work), the audit recomputed from every shard's tallies.
   --allow-partial  merge even with shards missing or whose window does not overlap the others'
                    (the merged run is marked partial); refused otherwise
   --json FILE      also write the merged report as JSON
-DIR is a shard's run directory or its run.json.
+DIR is a shard's run directory or its run.json. Shards that drove several --db targets are merged
+per target, then added up as \`txbench run\` adds several targets.
 Exit codes: 0 ok; 2 bad usage, shards of different runs, a missing or out-of-line shard.`;
 
 export async function mergeCommand(argv: string[]): Promise<number> {
@@ -34,21 +33,26 @@ export async function mergeCommand(argv: string[]): Promise<number> {
   }
   if (positionals.length === 0)
     throw new UsageError('give the shards’ run directories, e.g. txbench merge shard-*/run-* --out merged');
-  const runs = await Promise.all(positionals.map(readShardRun));
-  const set = checkShardSet(runs, values['allow-partial'] === true);
-  const ref = set.shards[0]!.report.config.workload;
-  // A user workload file may not be on this machine: its figures are then summed, unreconciled.
-  const workload = await findWorkload(ref).catch((err: unknown) => {
-    if (isWorkloadPath(ref)) return undefined;
-    throw err;
-  });
-  const report = mergeShardReports(set, workload);
+  const files = await Promise.all(positionals.map(readShardFile));
+  const merged = await mergeShardFiles(files, values['allow-partial'] === true);
+  const { set } = merged;
   if (!set.complete) {
     console.error(
       `txbench merge: partial run:${set.missing.length > 0 ? ` shards ${set.missing.join(', ')} missing;` : ''}${set.outOfLine.length > 0 ? ` shards ${set.outOfLine.join(', ')} out of line;` : ''} merged with --allow-partial`,
     );
   }
-  const runDir = await RunDirectory.create(values.out ?? 'results', new Date(report.startedAt), 'run');
+  const out = values.out ?? 'results';
+  if (merged.kind === 'targets') {
+    const runDir = await RunDirectory.create(out, new Date(String(merged.content.startedAt)), 'targets');
+    for (const r of merged.reports)
+      for (const interval of r.intervals)
+        void runDir.appendInterval({ target: r.config.target, ...interval });
+    console.log(formatTargetsTable(merged.reports, merged.summary));
+    await saveResults(runDir, values.json, merged.content);
+    return 0;
+  }
+  const { report } = merged;
+  const runDir = await RunDirectory.create(out, new Date(report.startedAt), 'run');
   for (const interval of report.intervals) void runDir.appendInterval(interval);
   console.log(formatRunSummary(report));
   await saveResults(runDir, values.json, withoutHistograms(report), report.histograms);

@@ -358,7 +358,8 @@ async function runMany(
     targets: reports.map((r) => ({
       label: r.config.target,
       summary: r.summary,
-      report: withoutHistograms(r),
+      // A shard keeps each target's histograms for `txbench merge` (histograms.json holds one target’s only).
+      report: options.shard ? r : withoutHistograms(r),
     })),
   };
   await saveResults(runDir, json, content);

@@ -1,17 +1,20 @@
 /**
- * Reads shards' run directories for `txbench merge` (run.json and histograms.json) and writes the
- * merged run as a run directory like any other.
+ * Reads shards' run directories for `txbench merge` (run.json and histograms.json).
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { RUN_SCHEMA_VERSION } from '../results/run-dir.js';
 import { NewerRunError } from '../results/store.js';
-import type { ShardRun } from './shard-merge.js';
+import type { ShardRun, TargetsShardFile } from './shard-merge.js';
 import type { RunReport } from './workload-run.js';
 
-/** A run directory or its run.json; the histograms from histograms.json beside it. */
-export async function readShardRun(given: string): Promise<ShardRun> {
+/** A shard's run directory or run.json: one target's run, or several targets' (kind `targets`). */
+export type ShardFile =
+  { kind: 'run'; run: ShardRun } | { kind: 'targets'; dir: string; file: TargetsShardFile };
+
+/** A run directory or its run.json; a single run's histograms from histograms.json beside it. */
+export async function readShardFile(given: string): Promise<ShardFile> {
   const isDir = await stat(given).then(
     (s) => s.isDirectory(),
     () => {
@@ -29,6 +32,9 @@ export async function readShardRun(given: string): Promise<ShardRun> {
   if (r.status === 'running') {
     throw new UsageError(`${file} is still running or crashed (status running); merge finished shards only`);
   }
+  if ((r.kind as string) === 'targets') {
+    return { kind: 'targets', dir: path.resolve(dir), file: report as unknown as TargetsShardFile };
+  }
   const histograms =
     r.histograms !== undefined && Object.keys(r.histograms).length > 0
       ? r.histograms
@@ -36,7 +42,10 @@ export async function readShardRun(given: string): Promise<ShardRun> {
           string,
           string
         >);
-  return { dir: path.resolve(dir), report: { ...r, status: r.status, histograms } as RunReport };
+  return {
+    kind: 'run',
+    run: { dir: path.resolve(dir), report: { ...r, status: r.status, histograms } as RunReport },
+  };
 }
 
 async function readJson(file: string, given: string): Promise<unknown> {

@@ -59,11 +59,6 @@ const overlaps = (a: { start: number; end: number }, b: { start: number; end: nu
 export function checkShardSet(runs: readonly ShardRun[], allowPartial: boolean): ShardSetCheck {
   if (runs.length === 0) throw new UsageError('give the shards’ run directories to merge');
   for (const r of runs) {
-    if ((r.report.kind as string) === 'targets') {
-      throw new UsageError(
-        `${r.dir} holds several targets: merging their shards is not supported yet; run each target's shards on its own`,
-      );
-    }
     if (r.report.kind !== 'run' || r.report.config?.shard === undefined) {
       throw new UsageError(
         `${r.dir} is not one shard of a run (run it with --shard I/N); merge shards of one run only`,
@@ -215,4 +210,33 @@ function addInto(slot: IntervalRecord, weights: Weights, interval: IntervalRecor
   }
   const count = Object.values(slot.perType).reduce((a, t) => a + t.count, 0);
   slot.tps = slot.seconds > 0 ? Math.round((count / slot.seconds) * 100) / 100 : 0;
+}
+
+/** A several-target shard's run.json, as far as the merge reads it. */
+export interface TargetsShardFile {
+  kind: 'targets';
+  targets: { label: string; report: RunReport }[];
+}
+
+/**
+ * Several-target shards split by target: each target's reports from every shard, in the order
+ * the first shard lists the targets. Refuses shards whose targets differ (one line).
+ */
+export function splitByTarget(
+  files: readonly { dir: string; file: TargetsShardFile }[],
+): { label: string; runs: ShardRun[] }[] {
+  const first = files[0]!;
+  const labels = first.file.targets.map((t) => t.label);
+  for (const f of files) {
+    const mine = f.file.targets.map((t) => t.label);
+    if (JSON.stringify(mine) !== JSON.stringify(labels)) {
+      throw new UsageError(
+        `${f.dir} is not a shard of the same run as ${first.dir}: its targets differ (${mine.join(', ')} vs ${labels.join(', ')}); merge shards of one run only`,
+      );
+    }
+  }
+  return labels.map((label, i) => ({
+    label,
+    runs: files.map((f) => ({ dir: f.dir, report: f.file.targets[i]!.report })),
+  }));
 }

@@ -5,12 +5,13 @@
  * merged directory is a run like any other (schema, results, compare, report). A missing shard is
  * refused, and merged with --allow-partial. Bad shard flags are one line and exit 2.
  */
-import { readFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectFor } from '../../dist/dialects/for-url.js';
 import { decodeHistogram } from '../../dist/metrics/histogram.js';
-import { makeTempDir, removeDir, runCli, type CliResult } from './helpers.js';
+import { BIN, cleanEnv, makeTempDir, removeDir, runCli, type CliResult } from './helpers.js';
 import { expectValidRunDir, runDirOf } from './run-dir-schema.js';
 import { dialectsUnderTest, startTestTarget, type TestTarget } from './targets/index.js';
 
@@ -247,6 +248,29 @@ for (const name of dialectsUnderTest().filter((d) => d !== 'sqlite')) {
         expect(mixed.stderr).toMatch(/not a shard of the same run .* differs/);
       }
     }, 300_000);
+
+    it('Ctrl-C while waiting for --start-at exits 130, measures nothing and leaves no run directory', async () => {
+      const startAt = new Date(Date.now() + 120_000).toISOString();
+      const args = ['run', '--db', target.url, '--shard', '1/2', '--start-at', startAt, '--terminals', '2'];
+      const child = spawn(process.execPath, [BIN, ...args, '--no-monitor', '--out', 'cancelled'], {
+        cwd: dir,
+        env: cleanEnv(),
+        stdio: 'pipe',
+      });
+      let stderr = '';
+      const waiting = new Promise<void>((resolve) =>
+        child.stderr.setEncoding('utf8').on('data', (d: string) => {
+          stderr += d;
+          if (stderr.includes('waiting for --start-at')) resolve();
+        }),
+      );
+      const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      await waiting;
+      child.kill('SIGINT');
+      expect(await closed, stderr).toBe(130);
+      expect(stderr).toMatch(/interrupted while waiting for --start-at; nothing was measured/);
+      expect(await readdir(path.join(dir, 'cancelled')).catch(() => [])).toEqual([]);
+    }, 120_000);
   });
 }
 

@@ -11,7 +11,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectFor } from '../../dist/dialects/for-url.js';
 import { decodeHistogram } from '../../dist/metrics/histogram.js';
-import { BIN, cleanEnv, makeTempDir, removeDir, runCli, type CliResult } from './helpers.js';
+import {
+  BIN,
+  cleanEnv,
+  makeTempDir,
+  removeDir,
+  runCli,
+  startTempServer,
+  withDatabase,
+  type CliResult,
+  type TempServer,
+} from './helpers.js';
 import { expectValidRunDir, runDirOf } from './run-dir-schema.js';
 import { dialectsUnderTest, startTestTarget, type TestTarget } from './targets/index.js';
 
@@ -305,4 +315,71 @@ describe('bad shard flags', () => {
       await removeDir(dir);
     }
   });
+});
+
+describe('two shards of a run on two targets (two databases of one embedded PostgreSQL)', () => {
+  let server: TempServer;
+  let dir: string;
+  const urls: string[] = [];
+
+  beforeAll(async () => {
+    server = await startTempServer();
+    dir = await makeTempDir();
+    const dialect = await dialectFor(server.url);
+    const db = await dialect.connect(server.url, { max: 1 });
+    try {
+      for (const name of ['shard_a', 'shard_b']) await db.query(`create database ${name}`);
+    } finally {
+      await db.close();
+    }
+    for (const name of ['shard_a', 'shard_b']) {
+      const url = withDatabase(server.url, name);
+      urls.push(url);
+      const load = await runCli(dir, ['load', '--db', url, '--warehouses', '1'], 180_000);
+      expect(load.code, load.stderr).toBe(0);
+    }
+  }, 300_000);
+  afterAll(async () => {
+    await server?.stop();
+    await removeDir(dir);
+  });
+
+  it('merges each target over the shards, then adds the targets up', async () => {
+    const startAt = new Date(Math.ceil((Date.now() + 30_000) / 1000) * 1000).toISOString();
+    const args = (i: number): string[] => [
+      'run',
+      ...['--db', urls[0]!, '--label', 'A', '--db', urls[1]!, '--label', 'B'],
+      ...['--shard', `${i}/2`, '--start-at', startAt, '--terminals', '4'],
+      ...['--warmup', '1s', '--duration', '4s', '--no-monitor', '--out', `multi${i}`],
+    ];
+    const runs = await Promise.all([1, 2].map((i) => runCli(dir, args(i), 120_000)));
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    const dirs = runs.map((r) => runDirOf(r.stdout));
+    const merge = await runCli(dir, ['merge', ...dirs, '--out', 'multi']);
+    expect(merge.code, merge.stderr).toBe(0);
+    const mergedDir = runDirOf(merge.stdout);
+    await expectValidRunDir(mergedDir, 'targets');
+    interface TargetsFile {
+      summary: { transactions: number };
+      targets: { label: string; report: Report }[];
+    }
+    const read = async (d: string): Promise<TargetsFile> =>
+      JSON.parse(await readFile(path.join(d, 'run.json'), 'utf8')) as TargetsFile;
+    const merged = await read(mergedDir);
+    const shards = await Promise.all(dirs.map(read));
+    expect(merged.targets.map((t) => t.label)).toEqual(['A', 'B']);
+    merged.targets.forEach((t, i) => {
+      const parts = shards.map((s) => s.targets[i]!.report);
+      expect(t.report.summary.transactions).toBe(parts.reduce((a, p) => a + p.summary.transactions, 0));
+      expect(t.report.config.terminals).toBe(4);
+      // Each target's database gained exactly its own shards' New-Orders.
+      expect(t.report.audit.wholeRun.match).toBe(true);
+    });
+    expect(merged.summary.transactions).toBe(
+      merged.targets.reduce((a, t) => a + t.report.summary.transactions, 0),
+    );
+    const compare = await runCli(dir, ['compare', mergedDir]);
+    expect(compare.code, compare.stderr).toBe(0);
+    expect(compare.stdout).toMatch(/A \+ B \(sum\)/);
+  }, 300_000);
 });

@@ -41,11 +41,16 @@ const SAME_IN_EVERY_SHARD: readonly [string, (r: RunReport) => unknown][] = [
   ['--start-at', (r) => r.config.shard?.startAt],
 ];
 
-/** A window, ms since the epoch; undefined when the shard measured none. */
+/**
+ * A shard's measured window on the database server's clock (its own clock's times less its
+ * clockOffsetMs, so load machines whose clocks differ still line up), ms since the epoch;
+ * undefined when the shard measured none.
+ */
 export function windowOf(r: RunReport): { start: number; end: number } | undefined {
   const { windowStartedAt, windowEndedAt } = r.summary;
   if (windowStartedAt === undefined || windowEndedAt === undefined) return undefined;
-  return { start: Date.parse(windowStartedAt), end: Date.parse(windowEndedAt) };
+  const offset = r.config.shard?.clockOffsetMs ?? 0;
+  return { start: Date.parse(windowStartedAt) - offset, end: Date.parse(windowEndedAt) - offset };
 }
 
 const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }): boolean =>

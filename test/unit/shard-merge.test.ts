@@ -164,3 +164,14 @@ describe('ordersAddedAcrossShards', () => {
     ).toBeNull();
   });
 });
+
+describe('clock offsets', () => {
+  it('places each shard on the database server’s clock', () => {
+    // Shard 2's clock is 10 s ahead: by its own clock its window is 10 s late, by the server's on time.
+    const ahead = shard(2, 2, { startMs: 10_000 });
+    (ahead.report.config.shard as { clockOffsetMs: number }).clockOffsetMs = 10_000;
+    expect(outOfLineShards([shard(1, 2), ahead])).toEqual([]);
+    const late = shard(2, 2, { startMs: 10_000 });
+    expect(outOfLineShards([shard(1, 2), late])).toEqual([2]);
+  });
+});

@@ -23,9 +23,15 @@ export function formatRunHeader(c: RunConfig): string {
   return (
     `txbench run on ${c.target}: ${workload}${scale}, ${c.terminals} terminals, ` +
     `${c.connections} connections, think-scale ${c.thinkScale}, warm-up ${formatDuration(c.warmupS * 1000)}, ` +
-    `measure ${formatDuration(c.durationS * 1000)}${mixMark(c)}`
+    `measure ${formatDuration(c.durationS * 1000)}${mixMark(c)}${shardMark(c)}`
   );
 }
+
+/** A shard names its slice: `shard 2/4 (terminals 25..49 of 100)`. */
+const shardMark = (c: RunConfig): string =>
+  c.shard === undefined
+    ? ''
+    : `, shard ${c.shard.index}/${c.shard.count} (terminals ${c.shard.firstTerminal}..${c.shard.firstTerminal + c.shard.terminals - 1} of ${c.shard.totalTerminals})`;
 
 /** A mix below the spec's minimums is named wherever the run is. */
 const mixMark = (c: RateConditions): string =>

@@ -136,6 +136,7 @@ for (const name of dialectsUnderTest().filter((d) => d !== 'sqlite')) {
       );
       for (const r of runs) expect(r.code, r.stderr).toBe(0);
       for (const r of runs) expect(r.stderr).toMatch(/waiting for --start-at/);
+      expect(runs[1]!.stderr).toContain('shard 2/4 (terminals 2..3 of 8)');
       const dirs = runs.map((r) => runDirOf(r.stdout));
       const shards = await Promise.all(dirs.map(readReport));
       shards.forEach((s, i) => {

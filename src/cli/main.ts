@@ -9,6 +9,7 @@ import { withConfigFile } from './config-intake.js';
 import { ConfigProblems } from '../config/config-file.js';
 import { dropCommand } from './drop.js';
 import { loadCommand } from './load.js';
+import { mergeCommand } from './merge.js';
 import { reportCommand } from './report.js';
 import { resultsCommand } from './results.js';
 import { runCommand } from './run.js';
@@ -25,6 +26,7 @@ export const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<numbe
   results: resultsCommand,
   compare: compareCommand,
   report: reportCommand,
+  merge: mergeCommand,
   capture: captureCommand,
   replay: replayCommand,
 };
@@ -40,6 +42,8 @@ const HELP = `txbench: a TPC-C-derived OLTP benchmark (not comparable with publi
   txbench drop    remove the TPC-C schema
   txbench results list the runs in a results directory; tag them
   txbench compare the reviewers' table across runs (text, Markdown, CSV), with drive costs
+  txbench merge   one run from the run directories of its shards (run --shard I/N on several
+                  load machines)
   txbench report  one self-contained HTML page with charts from run or results directories
   txbench capture capture a workload (PostgreSQL logs, or live from PostgreSQL, MySQL/MariaDB,
                   SQL Server) into a workload file

@@ -23,6 +23,14 @@ import {
 } from './run-session.js';
 import { targetOptionsFrom } from './target.js';
 import { parseWithWorkload, WORKLOAD_HELP, workloadOptionsHelp, type FlagValues } from './workload-flags.js';
+import {
+  markCancelled,
+  parseShardFlags,
+  SHARD_FLAGS,
+  SHARD_HELP,
+  shardListener,
+  startGate,
+} from './shard-flags.js';
 
 export const RUN_HELP = `txbench run [options]
 
@@ -73,6 +81,7 @@ Faults (a restart, a failover, a network cut, a statement that never returns):
   --max-errors N     fail the run (exit 1, figures still written) with more than N failed
                      transactions in the measured window
   --max-error-rate P%  fail the run (exit 1) when more than P% of its transactions failed
+${SHARD_HELP}
 Exit codes: 0 ok, 1 --check failed, more failures than --max-errors/--max-error-rate, or the
 drain gave up on running transactions (status incomplete-drain), 2 bad usage, 3 database
 unreachable or lost (with --on-error stop), 130 interrupted.`;
@@ -219,7 +228,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const { values, workload, ref, workloadOptions } = await parseWithWorkload(
     'run',
     argv,
-    RUN_FLAGS,
+    { ...RUN_FLAGS, ...SHARD_FLAGS },
     true,
     RUN_OPTIONAL_VALUES,
   );
@@ -228,6 +237,11 @@ export async function runCommand(argv: string[]): Promise<number> {
     return 0;
   }
   const options = parseRunOptions(values, workload, ref, workloadOptions);
+  const { shard, startAt, seed } = parseShardFlags(values, options.seed);
+  options.shard = shard;
+  options.seed = seed;
+  const who = shard ? `shard ${shard.index}/${shard.count}: ` : '';
+  const ready = startGate(startAt, who);
   const list = targetOptionsFrom(argv);
   const out = typeof values.out === 'string' ? values.out : 'results';
   const json = typeof values.json === 'string' ? values.json : undefined;
@@ -235,8 +249,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     const runDir = await RunDirectory.create(out, new Date(), targets.length === 1 ? 'run' : 'targets');
     const reports =
       targets.length === 1
-        ? [await runOne(targets[0]!, options, runDir, json)]
-        : await runMany(targets, options, runDir, json);
+        ? [await runOne(targets[0]!, options, runDir, json, ready)]
+        : await runMany(targets, options, runDir, json, ready);
     const code = exitCodeOf(reports);
     if (code !== ExitCode.ok || !values.check) return code;
     let failed = false;
@@ -254,8 +268,9 @@ async function runOne(
   options: RunOptions,
   runDir: RunDirectory,
   json: string | undefined,
+  ready: (() => Promise<void>) | undefined,
 ): Promise<RunReport> {
-  const listener = progressListener('', runDir);
+  const listener = shardListener(progressListener('', runDir), ready);
   const run = newRun(target, options, {
     ...listener,
     onStart: (config) => {
@@ -272,7 +287,7 @@ async function runOne(
   const report = await withInterrupt(
     () => [run],
     () => run.run(),
-  );
+  ).catch(markCancelled(runDir));
   if (process.stderr.isTTY) process.stderr.write('\n');
   console.log(formatRunSummary(report));
   await saveResults(runDir, undefined, withoutHistograms(report), report.histograms);
@@ -286,12 +301,13 @@ async function runMany(
   options: RunOptions,
   runDir: RunDirectory,
   json: string | undefined,
+  ready: (() => Promise<void>) | undefined,
 ): Promise<RunReport[]> {
   const gate = startingGate(targets.length);
   // One process, one thread: its CPU is measured once for all targets, none charged to any one.
   const cpu = new SharedCpu();
   const runs = targets.map((t) => {
-    const progress = progressListener(`[${t.spec.label}] `, runDir);
+    const progress = shardListener(progressListener(`[${t.spec.label}] `, runDir), undefined);
     const cpuPhase = cpu.forTarget();
     return newRun(
       t,
@@ -302,7 +318,7 @@ async function runMany(
           cpuPhase(phase);
           progress.onPhase?.(phase);
         },
-        ready: () => gate.arrive(),
+        ready: () => gate.arrive().then(ready),
       },
     );
   });
@@ -322,7 +338,7 @@ async function runMany(
       ),
   );
   const failure = settled.find((s) => s.status === 'rejected');
-  if (failure) throw failure.reason;
+  if (failure) return markCancelled(runDir)(failure.reason);
   const reports = settled.map((s) => (s as PromiseFulfilledResult<RunReport>).value);
   const summary = aggregate(reports, cpu.result());
   console.log(formatTargetsTable(reports, summary));
@@ -342,7 +358,8 @@ async function runMany(
     targets: reports.map((r) => ({
       label: r.config.target,
       summary: r.summary,
-      report: withoutHistograms(r),
+      // A shard keeps each target's histograms for `txbench merge` (histograms.json holds one target’s only).
+      report: options.shard ? r : withoutHistograms(r),
     })),
   };
   await saveResults(runDir, json, content);

@@ -82,6 +82,8 @@ export interface Dialect {
   serverInfo(db: Db): Promise<ServerInfo>;
   /** Commits + rollbacks so far, for TPM; undefined when the server does not say. */
   serverTransactions(db: Db): Promise<number | undefined>;
+  /** The server's wall clock now (ms since the epoch), to check a load machine's clock against it. */
+  serverTimeMs?(db: Db): Promise<number | undefined>;
   /** The server settings that matter for a benchmark (memory, durability, checkpoints). */
   settings?(db: Db): Promise<Record<string, string>>;
   /** Where the server keeps its data, when it says (to find the device under test). */

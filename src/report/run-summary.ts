@@ -23,9 +23,15 @@ export function formatRunHeader(c: RunConfig): string {
   return (
     `txbench run on ${c.target}: ${workload}${scale}, ${c.terminals} terminals, ` +
     `${c.connections} connections, think-scale ${c.thinkScale}, warm-up ${formatDuration(c.warmupS * 1000)}, ` +
-    `measure ${formatDuration(c.durationS * 1000)}${mixMark(c)}`
+    `measure ${formatDuration(c.durationS * 1000)}${mixMark(c)}${shardMark(c)}`
   );
 }
+
+/** A shard names its slice: `shard 2/4 (terminals 25..49 of 100)`. */
+const shardMark = (c: RunConfig): string =>
+  c.shard === undefined
+    ? ''
+    : `, shard ${c.shard.index}/${c.shard.count} (terminals ${c.shard.firstTerminal}..${c.shard.firstTerminal + c.shard.terminals - 1} of ${c.shard.totalTerminals})`;
 
 /** A mix below the spec's minimums is named wherever the run is. */
 const mixMark = (c: RateConditions): string =>
@@ -102,8 +108,13 @@ export function formatRunSummary(r: RunReport): string {
         newOrdersCommitted: number;
         ordersAddedInDatabase: number | null;
         newOrdersInDoubt?: number;
+        note?: string;
       }
     | undefined;
+  if (whole !== undefined && whole.match === null && whole.note !== undefined)
+    lines.push(
+      `    n/a   committed New-Orders = orders added  ${n0(whole.newOrdersCommitted)} committed here (${whole.note})`,
+    );
   if (whole !== undefined && whole.match !== null) {
     const doubt = whole.newOrdersInDoubt ?? 0;
     lines.push(
@@ -125,7 +136,7 @@ export function formatRunSummary(r: RunReport): string {
   if (f?.exceeded) lines.push(`  FAIL: ${f.exceeded}`);
   lines.push('');
   lines.push(
-    `  txbench itself: ${s.clientCpu === null ? 'CPU in the all-targets summary' : cpuText(s.clientCpu)}, ` +
+    `  txbench itself: ${s.clientCpu !== null ? cpuText(s.clientCpu) : r.config.mergedFrom !== undefined ? 'CPU in each shard’s run directory' : 'CPU in the all-targets summary'}, ` +
       (s.schedulerLatenessMs === null
         ? 'no transactions submitted'
         : `scheduler lateness p50 ${ms(s.schedulerLatenessMs.p50)} ms, p99 ${ms(s.schedulerLatenessMs.p99)} ms, max ${ms(s.schedulerLatenessMs.max)} ms`),

@@ -21,6 +21,7 @@ import {
 import type { Outage } from '../engine/outages.js';
 import type { Counters, ErrorClass, TransactionSpec } from '../engine/types.js';
 import { describeEnvironment, type RunEnvironment } from './environment.js';
+import { shardBasis, shardConfig, type ShardBasis, type ShardConfig, type ShardOptions } from './shard.js';
 import { startTargetMonitor, type MonitoringOptions, type TargetMonitor } from './monitoring.js';
 import type { MonitorInterval, MonitorWindow } from '../monitor/types.js';
 import type { MetricsServer } from '../report/prometheus.js';
@@ -134,6 +135,8 @@ export interface RunOptions {
   maxErrors?: number | undefined;
   /** A larger share of failed transactions (percent of all finished) fails the run (exit 1). */
   maxErrorRatePct?: number | undefined;
+  /** Drive only this shard's slice of the terminals (--shard I/N); `terminals` is the whole run's. */
+  shard?: ShardOptions | undefined;
 }
 
 interface MeasureContext {
@@ -205,6 +208,8 @@ export interface RunConfig {
    * so a report of a run still going (the live dashboard) names the types the intervals carry.
    */
   typeNames?: Record<string, string> | undefined;
+  /** One shard of a run on several load machines (--shard): `terminals` and `connections` are its own. */
+  shard?: ShardConfig | undefined;
   /** The workload's own settings (TPC-C: warehouses, loadedWarehouses, constants, mode). */
   [setting: string]: unknown;
 }
@@ -234,6 +239,8 @@ export interface RunReport {
   errors: Record<string, number>;
   intervals: IntervalRecord[];
   histograms: Record<string, string>;
+  /** A shard's figures that `txbench merge` needs beyond its summary (with --shard). */
+  shardBasis?: ShardBasis | undefined;
 }
 
 export interface FaultsReport extends FaultCounts {
@@ -312,10 +319,10 @@ export class WorkloadRun {
       });
       const config = await this.resolveConfig(dialect, monitor, prepared, workloadOptions, seed);
       const set = await prepared.open(this.url, config.connections);
-      const states = Array.from({ length: config.terminals }, (_, i) =>
-        prepared.terminal(i, config.terminals),
-      );
-      executor = new WorkloadExecutor<unknown, Counters>(set, states, this.faultPolicy());
+      const first = config.shard?.firstTerminal ?? 0;
+      const total = config.shard?.totalTerminals ?? config.terminals;
+      const states = Array.from({ length: config.terminals }, (_, i) => prepared.terminal(first + i, total));
+      executor = new WorkloadExecutor<unknown, Counters>(set, states, this.faultPolicy(), first);
       this.listener.onStart?.(config);
       const environment = await describeEnvironment(dialect, monitor, {
         url: this.url,
@@ -356,7 +363,8 @@ export class WorkloadRun {
         main = await this.measure(ctx, this.options, 0);
       }
       const { result, summary, intervals, measurement } = main;
-      const audit = (await prepared.audit?.(measurement, monitor)) ?? { checks: [] };
+      const shard = config.shard !== undefined;
+      const audit = (await prepared.audit?.(measurement, monitor, { shard })) ?? { checks: [] };
       const histograms: Record<string, string> = {};
       this.transactions.forEach(
         (t, i) => (histograms[t.key] = encodeHistogram(result.perType[i]!.histogram)),
@@ -383,6 +391,16 @@ export class WorkloadRun {
         errors: result.errorsByClass,
         intervals,
         histograms,
+        ...(shard
+          ? {
+              shardBasis: shardBasis(
+                prepared,
+                result.windowSeconds,
+                result.counters,
+                measurement.windowCounters,
+              ),
+            }
+          : {}),
       };
     } finally {
       await watch?.monitor.stop().catch(() => undefined);
@@ -442,6 +460,8 @@ export class WorkloadRun {
     const engine = new Engine<Counters>(
       {
         terminals: config.terminals,
+        firstTerminal: config.shard?.firstTerminal,
+        totalTerminals: config.shard?.totalTerminals,
         transactions: this.transactions,
         deck: config.deck,
         thinkScale: config.thinkScale,
@@ -574,7 +594,10 @@ export class WorkloadRun {
     const profiles = this.workload.profiles;
     const terminals = this.options.terminals ?? prepared.defaultTerminals ?? 1;
     const maxConnections = dialect.capabilities.concurrentWriters ? DEFAULT_MAX_CONNECTIONS : 1;
-    const connections = Math.min(terminals, this.options.connections ?? maxConnections);
+    const allConnections = Math.min(terminals, this.options.connections ?? maxConnections);
+    const shard = this.options.shard
+      ? await shardConfig(this.options.shard, { terminals, connections: allConnections }, dialect, monitor)
+      : undefined;
     const deck = this.options.mix ? deckFromPercentages(this.options.mix) : profiles.map((p) => p.weight);
     // The CLI refuses such a mix up front; this guards callers of the API as well.
     const nonstandardMix = checkMixMinimums(
@@ -593,8 +616,8 @@ export class WorkloadRun {
       workloadOptions,
       scale: prepared.scale,
       ...prepared.config,
-      terminals,
-      connections,
+      terminals: shard?.config.terminals ?? terminals,
+      connections: shard?.connections ?? allConnections,
       thinkScale: this.options.thinkScale,
       warmupS: this.options.warmupMs / 1000,
       durationS: this.options.durationMs / 1000,
@@ -608,6 +631,7 @@ export class WorkloadRun {
         : {}),
       typeNames: Object.fromEntries(this.transactions.map((t) => [t.key, t.name])),
       database: await dialect.serverInfo(monitor),
+      ...(shard ? { shard: shard.config } : {}),
     };
   }
 

@@ -293,8 +293,17 @@ export interface PreparedRun<S = unknown, C extends Counters = Counters> {
   intervalFigures?(counts: readonly number[], seconds: number): IntervalFigure[];
   /** Called once the connections are open and before the terminals start (whole-run baselines). */
   beforeRun?(db: Db): Promise<void>;
-  /** The after-run audit, once the run has drained. */
-  audit?(m: Measurement<C>, db: Db): Promise<Audit>;
+  /**
+   * The after-run audit, once the run has drained. With `scope.shard` the run is one shard of a
+   * run on several machines: the database holds the other shards' work too, so what the audit
+   * reconciles with the database is left to `txbench merge` (Workload.mergeShards).
+   */
+  audit?(m: Measurement<C>, db: Db, scope?: AuditScope): Promise<Audit>;
+  /**
+   * The database readings a shard's merge needs, read by `beforeRun` and `audit` (TPC-C:
+   * sum(D_NEXT_O_ID) before the run and after the drain, with their wall-clock times). Plain JSON.
+   */
+  auditBasis?(): AuditBasis;
   /**
    * Whole-run tallies kept outside the window's counters (TPC-C: New-Orders committed, and in
    * doubt, over the run's whole life, for its audit). A run split into parts (worker threads,
@@ -302,6 +311,39 @@ export interface PreparedRun<S = unknown, C extends Counters = Counters> {
    */
   runTallies?(): Record<string, number>;
   addRunTallies?(tallies: Readonly<Record<string, number>>): void;
+}
+
+/** What an audit covers: a whole run, or one shard of a run driven from several machines. */
+export interface AuditScope {
+  shard: boolean;
+}
+
+/** A shard's database readings for its run's merge (PreparedRun.auditBasis). */
+export type AuditBasis = Readonly<Record<string, number | string | null>>;
+
+/** What `txbench merge` hands a workload: its shards' figures added up (Workload.mergeShards). */
+export interface ShardMergeInput<C extends Counters = Counters> {
+  /** The merged run's config: the workload's settings, the whole run's terminals. */
+  readonly config: Readonly<Record<string, unknown>>;
+  /**
+   * The shards' windows added up: counts, errors and counters summed, terminals the whole run's.
+   * windowSeconds and windowCounters are the reference shard's (shard 1): its database readings
+   * at its window's edges count every shard's work, so they are read once, never summed.
+   */
+  readonly measurement: Measurement<C>;
+  /** Every shard's runTallies() summed. */
+  readonly tallies: Readonly<Record<string, number>>;
+  /** Every shard's auditBasis(), in shard order. */
+  readonly bases: readonly AuditBasis[];
+  /** Every shard's own summary, in shard order (figures a sum of the shards' is made from). */
+  readonly summaries: readonly Readonly<Record<string, unknown>>[];
+}
+
+/** A merged run's workload figures, as a single run's PreparedRun gives them. */
+export interface MergedShardFigures {
+  summary: Record<string, number | null>;
+  figures: HeadlineFigure[];
+  audit: Audit;
 }
 
 /** A consistency check's result (`txbench check`). */
@@ -361,6 +403,11 @@ export interface Workload<
   /** What is loaded, in a few words for messages (`2 warehouses`); default: the workload's name. */
   describeRecord?(record: L): string;
   prepareRun(setup: RunSetup<O, L>): Promise<PreparedRun<S, C>>;
+  /**
+   * A run's figures and audit from its shards' (pure: no database). Without it, `txbench merge`
+   * sums the shards' headline figures (rates add up) and leaves the audit's checks empty.
+   */
+  mergeShards?(input: ShardMergeInput<C>): MergedShardFigures;
   /** Consistency checks (`txbench check`); `afterLoad` adds those that hold only right after a load. */
   check?(db: Db, dialect: Dialect, state: LoadState<L>, afterLoad: boolean): Promise<CheckResult[]>;
 }

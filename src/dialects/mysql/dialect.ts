@@ -71,6 +71,10 @@ export const mysqlDialect: Dialect = {
     const v = parseServerVersion(row?.v ?? '');
     return { product: v.product, version: v.version };
   },
+  async serverTimeMs(db) {
+    const [row] = await db.query<{ ms: string | number }>('select unix_timestamp(now(6)) * 1000 as ms');
+    return row ? Number(row.ms) : undefined;
+  },
   async serverTransactions(db) {
     try {
       const rows = await db.query<{ Variable_name: string; Value: string }>(

@@ -116,6 +116,12 @@ export const postgresDialect: Dialect = {
     return 'applied';
   },
   ioCounters: postgresIoCounters,
+  async serverTimeMs(db) {
+    const [row] = await db.query<{ ms: string }>(
+      'select (extract(epoch from clock_timestamp()) * 1000)::text as ms',
+    );
+    return row ? Number(row.ms) : undefined;
+  },
   async serverTransactions(db) {
     try {
       const [row] = await db.query<{ n: string }>(

@@ -24,6 +24,7 @@ import {
 import { randomLoadConstants, runConstants, type NurandConstants } from './random.js';
 import { TPCC_TABLES } from './schema.js';
 import { auditChecks, tpccFigures } from './summary.js';
+import { mergeTpccShards, nextOrderIdsBasis, SHARD_AUDIT_NOTE, wholeRunAudit } from './shards.js';
 import { tpccDialectFor } from './tpcc-dialect.js';
 
 export const DISCLAIMER =
@@ -169,6 +170,8 @@ export const workload = defineWorkload<TpccOptions, TpccRecord, TpccTerminal, Tp
     const state: TpccRunState = { ctx: { warehouses, constants }, committedNewOrders: 0 };
     const procedures = options.procedures === true;
     let idsAtStart: number | undefined;
+    let readAtStart: { ids: number | undefined; at: Date } | undefined;
+    let readAtEnd: { ids: number | undefined; at: Date } | undefined;
     const fields = (m: Measurement<TpccCounters>) =>
       tpccFigures({
         windowSeconds: m.windowSeconds,
@@ -220,7 +223,9 @@ export const workload = defineWorkload<TpccOptions, TpccRecord, TpccTerminal, Tp
       ],
       async beforeRun(db) {
         idsAtStart = await sumNextOrderIds(db, loaded);
+        readAtStart = { ids: idsAtStart, at: new Date() };
       },
+      auditBasis: () => nextOrderIdsBasis(readAtStart, readAtEnd),
       runTallies: () => ({
         committedNewOrders: state.committedNewOrders,
         newOrdersInDoubt: state.newOrdersInDoubt ?? 0,
@@ -230,34 +235,30 @@ export const workload = defineWorkload<TpccOptions, TpccRecord, TpccTerminal, Tp
         if ((t.newOrdersInDoubt ?? 0) > 0)
           state.newOrdersInDoubt = (state.newOrdersInDoubt ?? 0) + (t.newOrdersInDoubt ?? 0);
       },
-      async audit(m, db) {
+      async audit(m, db, scope) {
         const idsAtEnd = await sumNextOrderIds(db, loaded);
+        readAtEnd = { ids: idsAtEnd, at: new Date() };
         const added = idsAtStart !== undefined && idsAtEnd !== undefined ? idsAtEnd - idsAtStart : null;
         const checks = auditChecks(
           { counters: m.counters, perType: m.counts.map((count) => ({ count })) },
           warehouses,
         );
+        const inDoubt = state.newOrdersInDoubt ?? 0;
         return {
           counters: m.counters,
           checks,
           pass: checks.every((c) => c.pass !== false),
           /** Whole run (warm-up and drain included): New-Orders txbench saw commit against orders the database gained. */
-          wholeRun: {
-            newOrdersCommitted: state.committedNewOrders,
-            ordersAddedInDatabase: added,
-            // A New-Order whose connection died mid-commit may have committed unseen: the
-            // database may have up to that many more orders, never fewer.
-            newOrdersInDoubt: state.newOrdersInDoubt ?? 0,
-            match:
-              added === null
-                ? null
-                : added >= state.committedNewOrders &&
-                  added <= state.committedNewOrders + (state.newOrdersInDoubt ?? 0),
-          },
+          wholeRun:
+            scope?.shard === true
+              ? { ...wholeRunAudit(state.committedNewOrders, null, inDoubt), note: SHARD_AUDIT_NOTE }
+              : wholeRunAudit(state.committedNewOrders, added, inDoubt),
         };
       },
     };
   },
+
+  mergeShards: mergeTpccShards,
 
   async check(db, dialect, state, afterLoad) {
     const checks = consistencyConditions(dialect.sql);

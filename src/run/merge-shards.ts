@@ -1,0 +1,83 @@
+/**
+ * `txbench merge` from the files read: one target's shards into one run, or several targets'
+ * shards into one run per target and their sum, as `txbench run` with several --db writes it.
+ */
+import { UsageError } from '../errors.js';
+import { findWorkload, isWorkloadPath } from '../workloads/registry.js';
+import type { Workload } from '../workloads/workload.js';
+import { aggregate, type AggregateSummary } from './aggregate.js';
+import type { ShardFile } from './merge-files.js';
+import { mergeShardReports } from './merge-run.js';
+import { checkShardSet, splitByTarget, type ShardSetCheck, type ShardRun } from './shard-merge.js';
+import { GENERIC_DISCLAIMER, type RunReport } from './workload-run.js';
+
+export type MergedShards =
+  | { kind: 'run'; report: RunReport; set: ShardSetCheck }
+  | {
+      kind: 'targets';
+      reports: RunReport[];
+      summary: AggregateSummary;
+      /** run.json's content, as `txbench run` writes several targets. */
+      content: Record<string, unknown>;
+      set: ShardSetCheck;
+    };
+
+/** A user workload file may not be on this machine: its figures are then summed, unreconciled. */
+async function workloadOf(ref: string): Promise<Workload | undefined> {
+  return findWorkload(ref).catch((err: unknown) => {
+    if (isWorkloadPath(ref)) return undefined;
+    throw err;
+  });
+}
+
+export async function mergeShardFiles(
+  files: readonly ShardFile[],
+  allowPartial: boolean,
+): Promise<MergedShards> {
+  const runs = files.flatMap((f) => (f.kind === 'run' ? [f.run] : []));
+  const several = files.flatMap((f) => (f.kind === 'targets' ? [f] : []));
+  if (runs.length > 0 && several.length > 0) {
+    throw new UsageError(
+      `${several[0]!.dir} drove several targets and ${runs[0]!.dir} one; merge shards of one run only`,
+    );
+  }
+  if (several.length === 0) {
+    const set = checkShardSet(runs, allowPartial);
+    const workload = await workloadOf(set.shards[0]!.report.config.workload);
+    return { kind: 'run', report: mergeShardReports(set, workload), set };
+  }
+  const perTarget = splitByTarget(several).map(({ label, runs: targetRuns }) => ({
+    label,
+    set: checkShardSet(
+      targetRuns.map((r): ShardRun => ({ dir: `${r.dir} [${label}]`, report: r.report })),
+      allowPartial,
+    ),
+  }));
+  const workload = await workloadOf(perTarget[0]!.set.shards[0]!.report.config.workload);
+  const reports = perTarget.map((t) => mergeShardReports(t.set, workload));
+  const summary = aggregate(reports, null);
+  const set = perTarget[0]!.set;
+  const content = {
+    schemaVersion: reports[0]!.schemaVersion,
+    kind: 'targets',
+    status: reports.find((r) => r.status !== 'completed')?.status ?? 'completed',
+    startedAt: reports.map((r) => r.startedAt).sort()[0],
+    endedAt: reports
+      .map((r) => r.endedAt)
+      .sort()
+      .at(-1),
+    workload: reports[0]!.workload,
+    disclaimer: reports[0]!.disclaimer ?? GENERIC_DISCLAIMER,
+    config: {
+      target: reports.map((r) => r.config.target).join(' + '),
+      targets: reports.map((r) => r.config),
+    },
+    summary,
+    targets: reports.map((r) => {
+      const { histograms, ...report } = r;
+      void histograms;
+      return { label: r.config.target, summary: r.summary, report };
+    }),
+  };
+  return { kind: 'targets', reports, summary, content, set };
+}

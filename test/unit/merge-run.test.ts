@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { decodeHistogram, encodeHistogram, newHistogram, recordUs } from '../../src/metrics/histogram.js';
+import { mergeShardReports } from '../../src/run/merge-run.js';
+import { checkShardSet, type ShardRun } from '../../src/run/shard-merge.js';
+import type { RunReport } from '../../src/run/workload-run.js';
+import { workload as tpcc } from '../../src/workloads/tpcc/workload.js';
+import type { Workload } from '../../src/workloads/workload.js';
+
+/** Five types, as TPC-C's audit expects; every transaction is of the first. */
+const KEYS = ['k0', 'k1', 'k2', 'k3', 'k4'];
+const START = Date.parse('2026-12-01T22:30:00Z');
+
+/** A shard with `n` transactions of type a, each taking `ms`, and the database readings given. */
+function shard(
+  index: number,
+  n: number,
+  ms: number,
+  ids: { start: number; end: number; committed?: number },
+): ShardRun {
+  const h = newHistogram();
+  for (let i = 0; i < n; i++) recordUs(h, ms * 1000);
+  const report = {
+    schemaVersion: 3,
+    kind: 'run',
+    tool: { name: 'txbench', version: 'test' },
+    workload: 'tpcc',
+    disclaimer: 'd',
+    status: 'completed',
+    startedAt: new Date(START - 2000 + index).toISOString(),
+    endedAt: new Date(START + 12_000 + index).toISOString(),
+    config: {
+      target: 'db',
+      workload: 'tpcc',
+      workloadOptions: {},
+      warehouses: 1,
+      seed: 1,
+      deck: [10, 10, 1, 1, 1],
+      thinkScale: 0,
+      terminals: 2,
+      connections: 2,
+      warmupS: 1,
+      durationS: 10,
+      intervalS: 10,
+      typeNames: Object.fromEntries(KEYS.map((k) => [k, k])),
+      shard: {
+        index,
+        count: 2,
+        firstTerminal: 2 * (index - 1),
+        terminals: 2,
+        totalTerminals: 4,
+        host: `h${index}`,
+        startAt: null,
+        clockOffsetMs: index,
+      },
+    },
+    environment: {},
+    summary: {
+      windowSeconds: 10,
+      transactions: n,
+      tps: n / 10,
+      tpm: 600 * index,
+      nopm: 111 * index,
+      tpmC: 60 * index,
+      errors: 1,
+      retries: 0,
+      clientCpu: null,
+      schedulerLatenessMs: { p50: index, p99: 2 * index, max: 3 * index },
+      windowStartedAt: new Date(START + 10 * index).toISOString(),
+      windowEndedAt: new Date(START + 10_000 + 10 * index).toISOString(),
+      figures: [{ key: 'tps', label: 'TPS', value: n / 10, unit: 'transactions/s' }],
+    },
+    drain: { limitMs: 30_000, queued: 1, inFlight: 0, abandoned: 1, oldestAgeMs: null },
+    outages: [],
+    faults: {
+      onError: 'continue',
+      txnTimeoutS: 60,
+      reconnects: 0,
+      reconnectFailures: 0,
+      cancelled: 0,
+      abandoned: 0,
+      failed: 1,
+      errorRatePct: 0,
+      exceeded: null,
+    },
+    transactions: Object.fromEntries(
+      KEYS.map((k, i) => [
+        k,
+        {
+          name: k,
+          count: i === 0 ? n : 0,
+          errors: i === 0 ? 1 : 0,
+          retries: 0,
+          mixPct: 0,
+          responseMs: {},
+          rollbacks: i === 0 ? index : 0,
+        },
+      ]),
+    ),
+    audit: { checks: [], pass: true },
+    errors: { conflict: 1 },
+    intervals: [],
+    histograms: Object.fromEntries(KEYS.map((k, i) => [k, encodeHistogram(i === 0 ? h : newHistogram())])),
+    shardBasis: {
+      windowSeconds: 10,
+      counters: { newOrderRollbacks: index, orderLines: 10 * n },
+      runTallies: { committedNewOrders: ids.committed ?? ids.end - ids.start, newOrdersInDoubt: 0 },
+      windowCounters: { start: { nextOrderIds: ids.start + 1 }, end: { nextOrderIds: ids.end - 1 } },
+      audit: { nextOrderIdsAtStart: ids.start, nextOrderIdsAtEnd: ids.end },
+    },
+  } as unknown as RunReport;
+  return { dir: `s${index}`, report };
+}
+
+describe('mergeShardReports', () => {
+  const set = checkShardSet(
+    [shard(2, 30, 20, { start: 101, end: 131 }), shard(1, 40, 10, { start: 100, end: 140 })],
+    false,
+  );
+
+  it('adds counts and histograms, and takes the database counters from shard 1 only', () => {
+    const merged = mergeShardReports(set, tpcc as unknown as Workload);
+    expect(merged.summary.transactions).toBe(70);
+    expect(merged.transactions.k0!.count).toBe(70);
+    expect(merged.transactions.k0!.errors).toBe(2);
+    expect(merged.transactions.k0!.rollbacks).toBe(3);
+    expect(decodeHistogram(merged.histograms.k0!).totalCount).toBe(70);
+    // 40 at 10 ms and 30 at 20 ms: the median is 10 ms, the 90th percentile 20 ms.
+    expect(merged.transactions.k0!.responseMs.p50).toBeCloseTo(10, 1);
+    expect(merged.transactions.k0!.responseMs.p90).toBeCloseTo(20, 1);
+    expect(merged.summary.tps).toBe(7);
+    expect(merged.summary.tpm).toBe(600);
+    // NOPM from shard 1's readings at its window's edges (139 - 101 over 10 s), not summed.
+    expect(merged.summary.nopm).toBe(228);
+    expect(merged.summary.tpmC).toBe(180);
+    expect(merged.summary.schedulerLatenessMs).toEqual({ p50: 2, p99: 4, max: 6 });
+    expect(merged.config.terminals).toBe(4);
+    expect(merged.config.mergedFrom).toMatchObject([
+      { index: 1, host: 'h1', clockOffsetMs: 1 },
+      { index: 2 },
+    ]);
+    expect(merged.errors).toEqual({ conflict: 2 });
+    expect(merged.drain.abandoned).toBe(2);
+  });
+
+  it('reconciles the New-Orders of every shard with the orders the database gained over all of them', () => {
+    // Together: shard 1 read 100 before the common start and 170 after its drain, shard 2 100 and
+    // 168 (it drained first); they committed 40 and 30: the database gained 70, all theirs.
+    const together = checkShardSet(
+      [
+        shard(1, 40, 10, { start: 100, end: 170, committed: 40 }),
+        shard(2, 30, 20, { start: 100, end: 168, committed: 30 }),
+      ],
+      false,
+    );
+    expect(mergeShardReports(together, tpcc as unknown as Workload).audit.wholeRun).toMatchObject({
+      newOrdersCommitted: 70,
+      ordersAddedInDatabase: 70,
+      match: true,
+    });
+    // The shards claim 70 New-Orders, the database gained 40: a mismatch.
+    const whole = mergeShardReports(set, tpcc as unknown as Workload).audit.wholeRun;
+    expect(whole).toMatchObject({ newOrdersCommitted: 70, ordersAddedInDatabase: 40, match: false });
+  });
+
+  it('without the workload’s own merge, sums the headline figures and runs no checks', () => {
+    const merged = mergeShardReports(set, undefined);
+    expect(merged.summary.figures).toEqual([{ key: 'tps', label: 'TPS', value: 7, unit: 'transactions/s' }]);
+    expect(merged.audit.checks).toEqual([]);
+    expect(merged.audit.pass).toBe(true);
+  });
+});

@@ -7,10 +7,12 @@ import { CAPTURE_FLAGS } from './capture.js';
 import { CHECK_FLAGS } from './check.js';
 import { COMPARE_FLAGS } from './compare.js';
 import { LOAD_FLAGS } from './load.js';
+import { MERGE_FLAGS } from './merge.js';
 import { REPLAY_FLAGS } from './replay.js';
 import { REPORT_FLAGS } from './report.js';
 import { RESULTS_FLAGS } from './results.js';
 import { RUN_FLAGS } from './run.js';
+import { SHARD_FLAGS } from './shard-flags.js';
 import { STEPS_FLAGS } from './steps.js';
 import { SWEEP_FLAGS } from './sweep.js';
 
@@ -26,7 +28,7 @@ export interface CommandFlags {
 }
 
 export const COMMAND_FLAGS: Readonly<Record<string, CommandFlags>> = {
-  run: { flags: RUN_FLAGS, workload: 'options', targets: true },
+  run: { flags: { ...RUN_FLAGS, ...SHARD_FLAGS }, workload: 'options', targets: true },
   steps: { flags: STEPS_FLAGS, workload: 'options', targets: true },
   sweep: { flags: SWEEP_FLAGS, workload: 'options', targets: true },
   load: { flags: LOAD_FLAGS, workload: 'options', targets: true },
@@ -37,6 +39,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, CommandFlags>> = {
   report: { flags: REPORT_FLAGS, workload: 'none', targets: false },
   capture: { flags: CAPTURE_FLAGS, workload: 'none', targets: true },
   replay: { flags: REPLAY_FLAGS, workload: 'none', targets: true },
+  merge: { flags: MERGE_FLAGS, workload: 'none', targets: false },
 };
 
 /**
@@ -45,10 +48,9 @@ export const COMMAND_FLAGS: Readonly<Record<string, CommandFlags>> = {
  * validates. A flag here that a command's real table has is taken from the real table.
  */
 export const ANTICIPATED_FLAGS: Readonly<Record<string, OptionSpecs>> = {
-  run: { workers: { type: 'string' }, shard: { type: 'string' }, 'start-at': { type: 'string' } },
+  run: { workers: { type: 'string' } },
   steps: { workers: { type: 'string' } },
   sweep: { workers: { type: 'string' } },
-  merge: { out: { type: 'string' }, 'allow-partial': { type: 'boolean' } },
 };
 
 /** The flags a target is made of on the command line (the config file's `targets:` entries). */

@@ -21,12 +21,14 @@ DIR is a shard's run directory or its run.json. Shards that drove several --db t
 per target, then added up as \`txbench run\` adds several targets.
 Exit codes: 0 ok; 2 bad usage, shards of different runs, a missing or out-of-line shard.`;
 
+export const MERGE_FLAGS = {
+  out: { type: 'string' },
+  'allow-partial': { type: 'boolean' },
+  json: { type: 'string' },
+} as const;
+
 export async function mergeCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseWithOperands('merge', argv, {
-    out: { type: 'string' },
-    'allow-partial': { type: 'boolean' },
-    json: { type: 'string' },
-  });
+  const { values, positionals } = parseWithOperands('merge', argv, MERGE_FLAGS);
   if (values.help) {
     console.log(MERGE_HELP);
     return 0;

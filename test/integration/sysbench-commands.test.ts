@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectFor } from '../../dist/dialects/for-url.js';
 import { makeTempDir, removeDir, runCli, startTempServer, withDatabase, type TempServer } from './helpers.js';
+import { expectValidRunDir, runDirOf } from './run-dir-schema.js';
 
 const SMALL = ['--workload', 'sysbench', '--tables', '2', '--table-size', '2000'];
 const SHORT = ['--warmup', '0s', '--duration', '2s', '--interval', '1s', '--no-monitor'];
@@ -90,6 +91,8 @@ describe('sysbench across commands (embedded PostgreSQL)', () => {
     const parts = report.targets.map((t) => qps(t.report.summary) ?? NaN);
     expect(qps(report.summary)).toBeCloseTo(parts[0]! + parts[1]!, 0);
     expect(run.stdout).toMatch(/QPS/);
+    // run.json holds no TPC-C fields and still meets the schema.
+    await expectValidRunDir(runDirOf(run.stdout), 'targets');
   });
 
   it('sweeps a server setting', async () => {
@@ -112,6 +115,7 @@ describe('sysbench across commands (embedded PostgreSQL)', () => {
     expect(sweep.stdout).toMatch(/work_mem/);
     expect(sweep.stdout).toMatch(/4MB/);
     expect(sweep.stdout).toMatch(/8MB/);
+    await expectValidRunDir(runDirOf(sweep.stdout), 'sweep');
   });
 
   it('compares the runs with TPS and QPS and no New-Order rate', async () => {

@@ -30,6 +30,20 @@ const monitored: FixtureRun = {
 };
 
 describe('schema/run.schema.json', () => {
+  it("requires TPC-C's own fields of TPC-C runs only", () => {
+    const without = (workload: string): Record<string, unknown> => {
+      const json = runJson();
+      const config = { ...(json.config as Record<string, unknown>) };
+      const summary = { ...(json.summary as Record<string, unknown>) };
+      for (const k of ['warehouses', 'mode']) delete config[k];
+      for (const k of ['tpmC', 'nopm', 'ceilingTpmC', 'efficiencyPct']) delete summary[k];
+      return { ...json, workload, config, summary };
+    };
+    expect(schemaErrors(without('sysbench'))).toEqual([]);
+    const errors = schemaErrors(without('tpcc')).join('\n');
+    for (const field of ['warehouses', 'mode', 'tpmC', 'nopm']) expect(errors).toContain(field);
+  });
+
   it('documents the version txbench writes', () => {
     expect(runSchema.properties.schemaVersion.const).toBe(RUN_SCHEMA_VERSION);
   });

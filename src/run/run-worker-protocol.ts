@@ -54,5 +54,5 @@ export type FromRunWorker =
       faults: FaultCounts;
       tallies: Record<string, number>;
     }
-  | { type: 'error'; message: string; exitCode?: number | undefined }
+  | { type: 'error'; message: string; exitCode?: number | undefined; code?: string | undefined }
   | { type: 'ended' };

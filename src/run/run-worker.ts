@@ -133,6 +133,7 @@ try {
     type: 'error',
     message: errorMessage(err),
     exitCode: err instanceof TxbenchError ? err.exitCode : undefined,
+    code: typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : undefined,
   });
   await end();
 }

@@ -13,7 +13,7 @@ import { mergeIntervalParts, mergeResults, type IntervalPart } from '../engine/m
 import { sliceConnections, sliceTerminals, type TerminalSlice } from '../engine/slice.js';
 import type { Counters } from '../engine/types.js';
 import { decodeInterval, decodeResult } from '../engine/wire.js';
-import { TxbenchError, type ExitCode } from '../errors.js';
+import { ExitCode, TxbenchError } from '../errors.js';
 import type { FaultCounts } from '../workloads/executor.js';
 import type {
   FromRunWorker,
@@ -41,6 +41,7 @@ export class RunWorkers {
   private ending = false;
   private readonly faultCounts: FaultCounts[];
   private readonly tallies: Record<string, number>[];
+  private readonly counted: number[];
 
   private constructor(
     private readonly workers: readonly Worker[],
@@ -53,6 +54,7 @@ export class RunWorkers {
       abandoned: 0,
     }));
     this.tallies = slices.map(() => ({}));
+    this.counted = slices.map(() => 0);
   }
 
   /** Starts `count` workers over slices of the terminals; resolves once every one is set up. */
@@ -122,6 +124,11 @@ export class RunWorkers {
     return this.tallies;
   }
 
+  /** Transactions each worker completed in the last round's measured window. */
+  transactions(): readonly number[] {
+    return this.counted;
+  }
+
   get size(): number {
     return this.workers.length;
   }
@@ -174,22 +181,32 @@ export class RunWorkers {
 
   private onMessage(index: number, message: FromRunWorker): void {
     if (message.type === 'error') {
-      this.fail(
+      // The worker's own error as the main thread would have thrown it: the same message, exit code
+      // and driver code (main.ts reads a database error's code as exit 3).
+      const err =
         message.exitCode !== undefined
           ? new TxbenchError(message.message, message.exitCode as ExitCode)
-          : new Error(`worker ${index + 1} of ${this.workers.length} failed: ${message.message}`),
-      );
+          : Object.assign(new Error(`worker ${index + 1} of ${this.workers.length}: ${message.message}`), {
+              code: message.code,
+            });
+      this.fail(err);
       return;
     }
     if (message.type === 'result') {
       this.faultCounts[index] = message.faults;
       this.tallies[index] = message.tallies;
+      this.counted[index] = message.result.perType.reduce((a, t) => a + t.count, 0);
     }
     this.round?.onMessage(index, message);
   }
 
   private crash(index: number, reason: string): void {
-    this.fail(new Error(`worker ${index + 1} of ${this.workers.length} crashed: ${reason}`));
+    this.fail(
+      new TxbenchError(
+        `worker thread ${index + 1} of ${this.workers.length} crashed (${reason}); the run is abandoned, rerun it (--workers 1 runs in one thread)`,
+        ExitCode.database,
+      ),
+    );
   }
 
   private fail(err: Error): void {

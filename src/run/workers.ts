@@ -30,11 +30,7 @@ export function chooseWorkers(
     const wanted = Math.floor(terminals / TERMINALS_PER_WORKER);
     return { workers: Math.max(1, Math.min(wanted, cores, terminals)) };
   }
-  if (requested > 1 && !concurrentWriters) {
-    throw new UsageError(
-      `--workers ${requested}: this database takes one writer at a time, driven from one thread; drop --workers`,
-    );
-  }
+  refuseWorkers(requested, concurrentWriters);
   // Never a worker without terminals.
   const workers = Math.min(requested, terminals);
   return {
@@ -45,4 +41,13 @@ export function chooseWorkers(
         }
       : {}),
   };
+}
+
+/** Refuses more than one worker for a database with one writer at a time (SQLite). */
+export function refuseWorkers(requested: number | undefined, concurrentWriters: boolean): void {
+  if (requested !== undefined && requested > 1 && !concurrentWriters) {
+    throw new UsageError(
+      `--workers ${requested}: this database takes one writer at a time, driven from one thread; drop --workers`,
+    );
+  }
 }

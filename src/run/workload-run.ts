@@ -45,7 +45,7 @@ import {
   type RunEngine,
   type WorkerSliceReport,
 } from './drive.js';
-import { chooseWorkers } from './workers.js';
+import { chooseWorkers, refuseWorkers } from './workers.js';
 import { requireLoaded } from '../workloads/presence.js';
 import type {
   AuditCheck,
@@ -310,6 +310,7 @@ export class WorkloadRun {
     const workload = this.workload;
     const dialect = await dialectFor(this.url);
     checkDialect(workload, dialect);
+    refuseWorkers(this.options.workers, dialect.capabilities.concurrentWriters);
     const monitor = await dialect.connect(this.url, { max: 1 });
     let drive: RunDrive | undefined;
     let watch: TargetMonitor | undefined;

@@ -18,6 +18,7 @@ import {
   runCli,
   startTempServer,
   type TempServer,
+  withDatabase,
 } from './helpers.js';
 import { startTestTarget, type TestTarget } from './targets/index.js';
 
@@ -83,13 +84,19 @@ function expectHistogramsHoldCounts(run: RunJson, histograms: Record<string, str
 describe('--workers on the embedded PostgreSQL', () => {
   let pg: TempServer;
   let dir: string;
+  let seenUrl: string;
 
   beforeAll(async () => {
     pg = await startTempServer();
     dir = await makeTempDir();
     const tpcc = await runCli(dir, ['load', '--db', pg.url, '--warehouses', '2'], 240_000);
     expect(tpcc.code, tpcc.stderr).toBe(0);
-    const seen = await runCli(dir, ['load', '--db', pg.url, '--workload', SEEN], 120_000);
+    // The fixture's table lives in a database of its own: txbench loads one workload per database.
+    const dialect = await dialectFor(pg.url);
+    const db = await dialect.connect(pg.url, { max: 1 });
+    await db.query('create database seen').finally(() => db.close());
+    seenUrl = withDatabase(pg.url, 'seen');
+    const seen = await runCli(dir, ['load', '--db', seenUrl, '--workload', SEEN], 120_000);
     expect(seen.code, seen.stderr).toBe(0);
   }, 400_000);
 
@@ -99,8 +106,8 @@ describe('--workers on the embedded PostgreSQL', () => {
   });
 
   async function seenRows(): Promise<Map<number, { home: number; steps: [number, number][] }>> {
-    const dialect = await dialectFor(pg.url);
-    const db = await dialect.connect(pg.url, { max: 1 });
+    const dialect = await dialectFor(seenUrl);
+    const db = await dialect.connect(seenUrl, { max: 1 });
     try {
       const rows = await db.query<{ terminal: number; n: number; home: number; type: number; draw: number }>(
         'select terminal, n, home, type, draw from seen where terminal >= 0 order by terminal, n',
@@ -132,10 +139,10 @@ describe('--workers on the embedded PostgreSQL', () => {
       '--out',
       path.join(dir, 'seen'),
     ];
-    const one = await runCli(dir, ['run', '--db', pg.url, ...args, ...common, '--workers', '1'], 120_000);
+    const one = await runCli(dir, ['run', '--db', seenUrl, ...args, ...common, '--workers', '1'], 120_000);
     expect(one.code, one.stderr).toBe(0);
     const seenOne = await seenRows();
-    const two = await runCli(dir, ['run', '--db', pg.url, ...args, ...common, '--workers', '2'], 120_000);
+    const two = await runCli(dir, ['run', '--db', seenUrl, ...args, ...common, '--workers', '2'], 120_000);
     expect(two.code, two.stderr).toBe(0);
     const seenTwo = await seenRows();
     const { run, histograms } = await readRun(runDirOf(two.stdout));

@@ -17,7 +17,6 @@ import { ExitCode, TxbenchError } from '../errors.js';
 import type { FaultCounts } from '../workloads/executor.js';
 import type {
   FromRunWorker,
-  RunWorkerInit,
   StopStatus,
   ToRunWorker,
   WorkerEngineConfig,
@@ -58,25 +57,22 @@ export class RunWorkers {
   }
 
   /** Starts `count` workers over slices of the terminals; resolves once every one is set up. */
-  static async start(
-    init: Omit<RunWorkerInit, 'slice' | 'connections'>,
+  static async start<I extends { totalTerminals: number }>(
+    init: I,
     count: number,
     connections: number,
+    /** The worker entry: a run's (run-worker.js), or the bench's stand-in. */
+    workerUrl: URL = new URL('./run-worker.js', import.meta.url),
   ): Promise<RunWorkers> {
     const total = init.totalTerminals;
     const slices = Array.from({ length: count }, (_, i): WorkerSlice => {
       const slice = sliceTerminals(total, i, count);
       return { ...slice, connections: sliceConnections(connections, slice, total) };
     });
-    const url = new URL('./run-worker.js', import.meta.url);
     const workers = slices.map(
       (s) =>
-        new Worker(url, {
-          workerData: {
-            ...init,
-            slice: { first: s.first, count: s.count },
-            connections: s.connections,
-          } satisfies RunWorkerInit,
+        new Worker(workerUrl, {
+          workerData: { ...init, slice: { first: s.first, count: s.count }, connections: s.connections },
         }),
     );
     const pool = new RunWorkers(workers, slices);

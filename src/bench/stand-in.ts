@@ -1,0 +1,26 @@
+/** The bench's stand-in executor: completes every transaction after a fixed service time (no database). */
+import type { Counters, Executor } from '../engine/types.js';
+
+/** Completes each transaction after `serviceMs`; counts how many are in flight at once. */
+export class StandIn implements Executor<Counters> {
+  inFlight = 0;
+  maxInFlight = 0;
+  private readonly done = (resolve: (retries: number) => void): void => {
+    this.inFlight--;
+    resolve(0);
+  };
+
+  constructor(
+    readonly connections: number,
+    private readonly serviceMs: number,
+  ) {}
+
+  execute(): Promise<number> {
+    if (++this.inFlight > this.maxInFlight) this.maxInFlight = this.inFlight;
+    return new Promise((resolve) => setTimeout(this.done, this.serviceMs, resolve));
+  }
+
+  classify(): 'other' {
+    return 'other';
+  }
+}

@@ -28,6 +28,7 @@ export interface BenchConfig {
   workers: {
     unpacedTerminals: number;
     serviceMs: number;
+    cpuUs: number;
     warmupMs: number;
     durationMs: number;
     pacedRampMs: number;
@@ -85,6 +86,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
       // Enough terminals and slots that one thread's CPU, not the stand-in's service time, is the limit.
       unpacedTerminals: 400,
       serviceMs: 1,
+      // CPU per transaction, so that one thread's CPU is what limits it (as a driver's would).
+      cpuUs: 20,
       warmupMs: ms(3_000),
       durationMs: ms(20_000),
       // As section 3: starts over one mean cycle at think-scale 0.25, then the transient passes.

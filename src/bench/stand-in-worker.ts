@@ -13,12 +13,13 @@ export interface StandInWorkerInit {
   totalTerminals: number;
   connections: number;
   serviceMs: number;
+  cpuUs: number;
 }
 
 const port = parentPort;
 if (port === null) throw new Error('stand-in-worker must run in a worker thread');
 const init = workerData as StandInWorkerInit;
-const executor = new StandIn(init.connections, init.serviceMs);
+const executor = new StandIn(init.connections, init.serviceMs, init.cpuUs);
 serveRounds(port, {
   slice: init.slice,
   totalTerminals: init.totalTerminals,

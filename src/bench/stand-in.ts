@@ -1,4 +1,7 @@
-/** The bench's stand-in executor: completes every transaction after a fixed service time (no database). */
+/**
+ * The bench's stand-in executor: completes every transaction after a fixed service time (no
+ * database), optionally after spending some CPU first, as a driver encoding and decoding would.
+ */
 import type { Counters, Executor } from '../engine/types.js';
 
 /** Completes each transaction after `serviceMs`; counts how many are in flight at once. */
@@ -13,10 +16,16 @@ export class StandIn implements Executor<Counters> {
   constructor(
     readonly connections: number,
     private readonly serviceMs: number,
+    /** CPU spent (busy) per transaction before it is handed to the timer, µs. */
+    private readonly cpuUs = 0,
   ) {}
 
   execute(): Promise<number> {
     if (++this.inFlight > this.maxInFlight) this.maxInFlight = this.inFlight;
+    if (this.cpuUs > 0) {
+      const until = performance.now() + this.cpuUs / 1000;
+      while (performance.now() < until);
+    }
     return new Promise((resolve) => setTimeout(this.done, this.serviceMs, resolve));
   }
 

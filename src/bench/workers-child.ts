@@ -17,6 +17,8 @@ export interface WorkersRequest {
   connections: number;
   thinkScale: number;
   serviceMs: number;
+  /** CPU the stand-in spends per transaction, µs. */
+  cpuUs: number;
   warmupMs: number;
   rampMs: number;
   durationMs: number;
@@ -49,12 +51,12 @@ async function main(): Promise<void> {
   if (req.workers <= 1) {
     engine = new Engine<Counters>(
       { ...config, terminals: req.terminals },
-      new StandIn(req.connections, req.serviceMs),
+      new StandIn(req.connections, req.serviceMs, req.cpuUs),
       () => ({}),
     );
   } else {
     pool = await RunWorkers.start<Omit<StandInWorkerInit, 'slice' | 'connections'>>(
-      { totalTerminals: req.terminals, serviceMs: req.serviceMs },
+      { totalTerminals: req.terminals, serviceMs: req.serviceMs, cpuUs: req.cpuUs },
       req.workers,
       req.connections,
       new URL('./stand-in-worker.js', import.meta.url),

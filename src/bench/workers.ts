@@ -32,6 +32,7 @@ function requests(cfg: BenchConfig['workers']): Record<string, WorkersRequest> {
     connections: cfg.unpacedTerminals,
     thinkScale: 0,
     serviceMs: cfg.serviceMs,
+    cpuUs: cfg.cpuUs,
     warmupMs: cfg.warmupMs,
     rampMs: 0,
     durationMs: cfg.durationMs,
@@ -45,6 +46,7 @@ function requests(cfg: BenchConfig['workers']): Record<string, WorkersRequest> {
       connections: 2000,
       thinkScale: 0.25,
       serviceMs: 2,
+      cpuUs: 0,
       rampMs: cfg.pacedRampMs,
       warmupMs: cfg.pacedWarmupMs,
       durationMs: cfg.durationMs,
@@ -151,11 +153,13 @@ export function workersTable(d: WorkersData): string {
     },
   ];
   const rows = Object.entries(d).map(([key, s]) => ({ key, s }));
-  const any = Object.values(d).find(isScenario);
-  const note = any
-    ? `Stand-in executor (each transaction completes after ${any.request.serviceMs} ms; no database, no driver): ` +
-      'these figures are the client alone, not a database benchmark. CPU is the whole process, every thread. ' +
-      'On a machine shared with other work they are indicative only.'
-    : '';
+  const unpaced = Object.values(d).find(
+    (s): s is WorkersScenario => isScenario(s) && s.request.thinkScale === 0,
+  );
+  const note =
+    `Stand-in executor (no database, no driver): unpaced, each transaction spends ${unpaced?.request.cpuUs ?? '?'} µs ` +
+    `of CPU, as a driver's encoding and decoding would (real drivers cost more), and completes ${unpaced?.request.serviceMs ?? '?'} ms later; ` +
+    'paced, 2 ms later and no CPU of its own. These figures are the client alone, not a database benchmark. ' +
+    'CPU is the whole process, every thread. On a machine shared with other work they are indicative only.';
   return [note, '', formatTable(columns, rows, 'markdown')].join('\n');
 }

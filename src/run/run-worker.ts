@@ -38,6 +38,10 @@ try {
     seed: init.seed,
   });
   const set = await prepared.open(init.url, init.connections);
+  // The administrative connection served prepareRun only (the main thread audits and reads the
+  // counters): closed now, so the workers hold no more connections than one thread would.
+  await db.close().catch(() => undefined);
+  db = undefined;
   const { first, count } = init.slice;
   const states = Array.from({ length: count }, (_, i) => prepared.terminal(first + i, init.totalTerminals));
   const ex = new WorkloadExecutor<unknown, Counters>(set, states, init.faultPolicy, first);

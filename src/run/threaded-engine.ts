@@ -183,6 +183,11 @@ export class RunWorkers {
       this.fail(err);
       return;
     }
+    if (message.type === 'ended') {
+      // It closed what it opened; a driver's idle socket must not keep the thread alive.
+      void this.workers[index]!.terminate();
+      return;
+    }
     if (message.type === 'result') {
       this.faultCounts[index] = message.faults;
       this.tallies[index] = message.tallies;

@@ -209,6 +209,40 @@ describe('--workers on the embedded PostgreSQL', () => {
     // (The window's audit checks are rates over a few hundred transactions, left to chance here.)
   }, 300_000);
 
+  it('a worker thread that dies mid-run fails the run with one line (exit 3), never hangs', async () => {
+    const run = await runCli(
+      dir,
+      [
+        'run',
+        '--db',
+        seenUrl,
+        '--workload',
+        SEEN,
+        '--exit-at',
+        '20',
+        '--workers',
+        '2',
+        '--terminals',
+        '4',
+        '--warmup',
+        '0s',
+        '--duration',
+        '30s',
+        '--no-monitor',
+        '--out',
+        path.join(dir, 'crash'),
+      ],
+      90_000,
+    );
+    expect(run.timedOut).toBe(false);
+    expect(run.code, run.stderr).toBe(3);
+    const lines = run.stderr.split('\n').filter((l) => /crashed/.test(l));
+    expect(lines).toEqual([
+      expect.stringMatching(/^txbench run: worker thread 1 of 2 crashed \(exited unexpectedly \(code 7\)\)/),
+    ]);
+    await seenRows();
+  }, 120_000);
+
   it("Ctrl-C during a 2-worker run keeps every worker's results (exit 130)", async () => {
     const out = path.join(dir, 'interrupted');
     const child = spawn(

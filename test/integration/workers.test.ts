@@ -20,6 +20,7 @@ import {
   type TempServer,
   withDatabase,
 } from './helpers.js';
+import { expectValidRunDir } from './run-dir-schema.js';
 import { startTestTarget, type TestTarget } from './targets/index.js';
 
 const SEEN = path.join(REPO_ROOT, 'test', 'fixtures', 'seen-workload.ts');
@@ -188,6 +189,7 @@ describe('--workers on the embedded PostgreSQL', () => {
     expect(two.code, `${two.stdout}\n${two.stderr}`).toBe(0);
     expect(two.stdout).toMatch(/check/i);
     const a = (await readRun(runDirOf(one.stdout))).run;
+    await expectValidRunDir(runDirOf(two.stdout), 'run');
     const { run: b, histograms } = await readRun(runDirOf(two.stdout));
     const { workers: _w1, workerSlices: _s1, ...configOne } = a.config;
     const { workers: _w2, workerSlices: _s2, ...configTwo } = b.config;
@@ -243,6 +245,53 @@ describe('--workers on the embedded PostgreSQL', () => {
     await seenRows();
   }, 120_000);
 
+  it('several targets each get their own workers', async () => {
+    const dialect = await dialectFor(pg.url);
+    const db = await dialect.connect(pg.url, { max: 1 });
+    await db.query('create database second').finally(() => db.close());
+    const second = withDatabase(pg.url, 'second');
+    const load = await runCli(dir, ['load', '--db', second, '--warehouses', '1'], 240_000);
+    expect(load.code, load.stderr).toBe(0);
+    const run = await runCli(
+      dir,
+      [
+        'run',
+        '--db',
+        pg.url,
+        '--label',
+        'first',
+        '--db',
+        second,
+        '--label',
+        'second',
+        '--workers',
+        '2',
+        '--terminals',
+        '6',
+        '--warmup',
+        '1s',
+        '--duration',
+        '3s',
+        '--no-monitor',
+        '--out',
+        path.join(dir, 'targets'),
+      ],
+      120_000,
+    );
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const runDir = runDirOf(run.stdout);
+    await expectValidRunDir(runDir, 'targets');
+    const file = JSON.parse(await readFile(path.join(runDir, 'run.json'), 'utf8')) as {
+      targets: { label: string; report: RunJson }[];
+    };
+    expect(file.targets.map((t) => t.label)).toEqual(['first', 'second']);
+    for (const t of file.targets) {
+      expectSlicesAddUp(t.report, 2);
+      for (const s of t.report.config.workerSlices) expect(s.transactions).toBeGreaterThan(0);
+      expect(t.report.audit.wholeRun?.match).toBe(true);
+    }
+  }, 400_000);
+
   it("Ctrl-C during a 2-worker run keeps every worker's results (exit 130)", async () => {
     const out = path.join(dir, 'interrupted');
     const child = spawn(
@@ -287,6 +336,7 @@ describe('--workers on the embedded PostgreSQL', () => {
     const code = await exited;
     expect(code, stderr).toBe(130);
     const { run, histograms } = await readRun(runDirOf(stdout));
+    await expectValidRunDir(runDirOf(stdout), 'run');
     expect(run.status).toBe('interrupted');
     expectSlicesAddUp(run, 2);
     for (const s of run.config.workerSlices) expect(s.transactions).toBeGreaterThan(0);

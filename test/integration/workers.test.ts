@@ -33,6 +33,7 @@ interface Slice {
 }
 interface RunJson {
   status: string;
+  precondition?: { seconds: number; transactions: Record<string, { count: number }> };
   config: { workers: number; workerSlices: Slice[]; terminals: number; connections: number; deck: number[] };
   transactions: Record<string, { count: number }>;
   intervals: { phase: string; perType: Record<string, { count: number }> }[];
@@ -360,7 +361,7 @@ describe('--workers on MariaDB', () => {
     await removeDir(dir);
   });
 
-  it("a 2-worker TPC-C run: merged counts are the workers' sum and the audit matches the database", async () => {
+  it("a 2-worker TPC-C run with a precondition round: merged counts are the workers' sum and the audit matches the database", async () => {
     const run = await runCli(
       dir,
       [
@@ -371,6 +372,8 @@ describe('--workers on MariaDB', () => {
         '2',
         '--terminals',
         '10',
+        '--precondition',
+        '1s',
         '--warmup',
         '1s',
         '--duration',
@@ -386,6 +389,9 @@ describe('--workers on MariaDB', () => {
     expectSlicesAddUp(r, 2);
     for (const s of r.config.workerSlices) expect(s.transactions).toBeGreaterThan(0);
     expectHistogramsHoldCounts(r, histograms);
+    // The same workers ran the preconditioning round first, on the same connections.
+    expect(r.precondition?.seconds).toBeGreaterThan(0.9);
+    expect(Object.values(r.precondition!.transactions).reduce((a, t) => a + t.count, 0)).toBeGreaterThan(0);
     expect(r.audit.wholeRun?.match).toBe(true);
   }, 200_000);
 });

@@ -189,6 +189,7 @@ describe('--workers on the embedded PostgreSQL', () => {
     const two = await runCli(dir, ['run', '--db', pg.url, ...args, '--workers', '2', '--check'], 120_000);
     expect(two.code, `${two.stdout}\n${two.stderr}`).toBe(0);
     expect(two.stdout).toMatch(/check/i);
+    expect(two.stderr).toMatch(/20 terminals, 20 connections over 2 worker threads,/);
     const a = (await readRun(runDirOf(one.stdout))).run;
     await expectValidRunDir(runDirOf(two.stdout), 'run');
     const { run: b, histograms } = await readRun(runDirOf(two.stdout));

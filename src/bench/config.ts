@@ -24,6 +24,16 @@ export interface BenchConfig {
     rampMs: number;
     durationMs: number;
   };
+  /** Section 8: the stand-in client at 1 and 2 worker threads, and 100,000 paced terminals over 2. */
+  workers: {
+    unpacedTerminals: number;
+    serviceMs: number;
+    cpuUs: number;
+    warmupMs: number;
+    durationMs: number;
+    pacedRampMs: number;
+    pacedWarmupMs: number;
+  };
   loader: { warehouses: number };
   ceiling: { warehouses: number; terminals: readonly number[]; warmupMs: number; durationMs: number };
   sysbench: { tables: number; tableSize: number; threads: number; warmupMs: number; durationMs: number };
@@ -56,7 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   const loadWarehouses = numberList(env.BENCH_LOAD_WAREHOUSES, [10], 'BENCH_LOAD_WAREHOUSES')[0] ?? 10;
   return {
     scale,
-    sections: new Set(numberList(env.BENCH_SECTIONS, [1, 2, 3, 4, 5, 6, 7], 'BENCH_SECTIONS')),
+    sections: new Set(numberList(env.BENCH_SECTIONS, [1, 2, 3, 4, 5, 6, 7, 8], 'BENCH_SECTIONS')),
     out: env.BENCH_OUT ?? 'bench.json',
     clientCost: { warehouses: 4, terminals: 4, connections: 4, warmupMs: ms(10_000), durationMs: ms(60_000) },
     pgbenchWeights: numberList(env.BENCH_PGBENCH_WEIGHTS, [10, 10, 1, 1, 1], 'BENCH_PGBENCH_WEIGHTS'),
@@ -71,6 +81,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
       rampMs: ms(5_000, 5_000),
       warmupMs: ms(16_000, 11_000),
       durationMs: ms(30_000),
+    },
+    workers: {
+      // Enough terminals and slots that one thread's CPU, not the stand-in's service time, is the limit.
+      unpacedTerminals: 400,
+      serviceMs: 1,
+      // CPU per transaction, so that one thread's CPU is what limits it (as a driver's would).
+      cpuUs: 20,
+      warmupMs: ms(3_000),
+      durationMs: ms(20_000),
+      // As section 3: starts over one mean cycle at think-scale 0.25, then the transient passes.
+      pacedRampMs: ms(5_000, 5_000),
+      pacedWarmupMs: ms(16_000, 11_000),
     },
     loader: { warehouses: loadWarehouses },
     ceiling: { warehouses: 2, terminals: [1, 2, 4, 8, 16], warmupMs: ms(3_000), durationMs: ms(10_000) },

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: proves txbench is not the bottleneck, side by side with the limits on this
- * machine. Seven sections (client cost, pgbench, scheduler, loader, ceiling, monitoring, sysbench); a failing section is
+ * machine. Eight sections (client cost, pgbench, scheduler, loader, ceiling, monitoring, sysbench, worker threads); a failing section is
  * recorded with its one-line reason and the others go on. Prints one table per section and a
  * summary of targets; writes bench.json. Environment: see config.ts (BENCH_SCALE, BENCH_SECTIONS…).
  */
@@ -19,6 +19,7 @@ import { renderReport, writeReport } from './report.js';
 import { SCHEDULER_TARGETS, schedulerSection, schedulerTable } from './scheduler.js';
 import { log, oneLine, section, type SectionRecord } from './sections.js';
 import { MONITORING_COST_TARGETS, monitoringCost, monitoringCostTable } from './monitoring-cost.js';
+import { WORKERS_TARGETS, workersSection, workersTable } from './workers.js';
 
 const started = performance.now();
 
@@ -40,6 +41,20 @@ async function main(): Promise<number> {
     selected.has(3),
     () => schedulerSection(cfg.scheduler, p(3)),
     schedulerTable,
+  );
+
+  // Worker threads on the stand-in, also before any database starts.
+  await section(
+    records,
+    {
+      id: 8,
+      key: 'workers',
+      title: 'worker threads: the client alone (stand-in executor) at 1 and 2 workers',
+      targets: WORKERS_TARGETS,
+    },
+    selected.has(8),
+    () => workersSection(cfg.workers, p(8)),
+    workersTable,
   );
 
   let cluster: PgCluster | undefined;

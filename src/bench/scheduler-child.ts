@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Engine } from '../engine/engine.js';
-import type { Counters, Executor } from '../engine/types.js';
+import type { Counters } from '../engine/types.js';
+import { StandIn } from './stand-in.js';
 import { TPCC_DECK, TPCC_TRANSACTIONS } from '../workloads/tpcc/profile.js';
 
 export interface SchedulerRequest {
@@ -43,30 +44,6 @@ export interface SchedulerChildResult {
    */
   runQueueWaitMs: number | null;
   eventLoopDelayMs: { p99: number; max: number };
-}
-
-/** Completes each transaction after `serviceMs`; counts how many are in flight at once. */
-class StandIn implements Executor<Counters> {
-  inFlight = 0;
-  maxInFlight = 0;
-  private readonly done = (resolve: (retries: number) => void): void => {
-    this.inFlight--;
-    resolve(0);
-  };
-
-  constructor(
-    readonly connections: number,
-    private readonly serviceMs: number,
-  ) {}
-
-  execute(): Promise<number> {
-    if (++this.inFlight > this.maxInFlight) this.maxInFlight = this.inFlight;
-    return new Promise((resolve) => setTimeout(this.done, this.serviceMs, resolve));
-  }
-
-  classify(): 'other' {
-    return 'other';
-  }
 }
 
 /** Run-queue wait of the main thread so far, ms (schedstat's second field, in ns). */

@@ -42,29 +42,15 @@ export const COMMAND_FLAGS: Readonly<Record<string, CommandFlags>> = {
   merge: { flags: MERGE_FLAGS, workload: 'none', targets: false },
 };
 
-/**
- * Flags of issue 15 items 1 and 2 that other branches are adding (--workers; --shard, --start-at;
- * `txbench merge`): in the config schema already, so that the Kubernetes job's config file
- * validates. A flag here that a command's real table has is taken from the real table.
- */
-export const ANTICIPATED_FLAGS: Readonly<Record<string, OptionSpecs>> = {
-  run: { workers: { type: 'string' } },
-  steps: { workers: { type: 'string' } },
-  sweep: { workers: { type: 'string' } },
-};
-
 /** The flags a target is made of on the command line (the config file's `targets:` entries). */
 export const TARGET_FLAGS: readonly string[] = ['db', 'data-dir', 'label', 'node-exporter', 'device'];
 
-/** A command's flags, real or anticipated, without the target flags and --help. */
+/** A command's flags, without the target flags and --help. */
 export function configurableFlags(command: string): OptionSpecs {
-  const real = COMMAND_FLAGS[command]?.flags ?? {};
-  const all: OptionSpecs = { ...ANTICIPATED_FLAGS[command], ...real };
+  const all: OptionSpecs = { ...COMMAND_FLAGS[command]?.flags };
   for (const name of [...TARGET_FLAGS, 'help']) delete all[name];
   return all;
 }
 
 /** Every command the config file may have a section for. */
-export const CONFIG_COMMANDS: readonly string[] = [
-  ...new Set([...Object.keys(COMMAND_FLAGS), ...Object.keys(ANTICIPATED_FLAGS)]),
-];
+export const CONFIG_COMMANDS: readonly string[] = Object.keys(COMMAND_FLAGS);

@@ -4,7 +4,7 @@ import { formatFidelity } from '../report/fidelity.js';
 import { checkResultsDir, RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
 import { checkReplayable, type ReplayPlan } from '../replay/plan.js';
 import { ReplayRun, type ReplayOptions } from '../replay/replay-run.js';
-import { TARGET_OPTIONS } from './args.js';
+import { parseIntFlag, TARGET_OPTIONS } from './args.js';
 import { parseWithOperands } from './positionals.js';
 import { saveResults } from './run-session.js';
 import { withTarget } from './target.js';
@@ -24,6 +24,8 @@ captured vs replayed, throughput over time, lag behind schedule, a verdict).
                      capture did not
   --out DIR          results directory for the run directory (default results)
   --json FILE        write the run report (with \`fidelity\`) as JSON
+  --workers N        only 1: a capture is replayed from one thread, so its sessions keep their
+                     order and timing
   --db URL / --data-dir DIR [--label NAME]   the target, of the same kind as the captured database
 Exit codes: 0 ok, 1 --max-error-rate exceeded, 2 bad usage, a redacted or newer workload file,
 3 database unreachable or lost, 130 interrupted.`;
@@ -37,6 +39,7 @@ export const REPLAY_FLAGS = {
   'max-error-rate': { type: 'string' },
   out: { type: 'string' },
   json: { type: 'string' },
+  workers: { type: 'string' },
 } as const;
 
 export function parseSpeed(text: string | undefined): number {
@@ -59,6 +62,9 @@ export async function replayCommand(argv: string[]): Promise<number> {
     throw new UsageError('give the workload file to replay: txbench replay WORKLOAD --db URL');
   if (extra !== undefined)
     throw new UsageError(`unexpected argument ${extra}; replay one workload file at a time`);
+  // A capture's sessions keep their order and timing only when one thread replays them all.
+  if (values.workers !== undefined && parseIntFlag('workers', values.workers, 1) > 1)
+    throw new UsageError('replay runs its captured sessions from one thread; drop --workers');
   const maxText = values['max-error-rate'];
   const maxErrorRatePct = maxText === undefined ? null : Number(maxText.replace(/%$/, ''));
   if (maxErrorRatePct !== null && !(maxErrorRatePct >= 0 && maxErrorRatePct <= 100)) {

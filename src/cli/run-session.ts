@@ -16,6 +16,7 @@ import { loadWorkload } from '../workloads/loader.js';
 import { foreignTables, loadCommandHint } from '../workloads/presence.js';
 import { dialectFor } from '../dialects/for-url.js';
 import { loadState } from '../workloads/load-record.js';
+import { refuseWorkers } from '../run/workers.js';
 import { startDashboard, type Dashboard } from '../report/html/dashboard.js';
 import { writeRunDirReport } from '../report/html/report.js';
 import { recordedCommandLine } from './command-line.js';
@@ -28,6 +29,8 @@ import { recordedCommandLine } from './command-line.js';
 export async function loadIfEmpty(target: Target, options: RunOptions): Promise<void> {
   const workload = options.workload;
   const dialect = await dialectFor(target.url);
+  // Before anything is loaded or opened: SQLite's one writer is driven from one thread.
+  refuseWorkers(options.workers, dialect.capabilities.concurrentWriters);
   const db = await dialect.connect(target.url, { max: 1 });
   let empty: boolean;
   let other: string | undefined;

@@ -41,6 +41,9 @@ ${WORKLOAD_HELP}
   --terminals N      virtual users (default: the workload's; TPC-C 10 per warehouse, each with a
                      home warehouse/district)
   --connections C    connection pool the terminals share (default min(terminals, 100))
+  --workers N        worker threads driving the terminals, each with its own scheduler and its
+                     share of the terminals and connections; the main thread only merges
+                     (default: 1 per 1,000 terminals, at least 1, at most the cores; SQLite: 1)
   --think-scale X    keying and think times x X: 1 = spec, 0.25 = quarter, 0 = none (default 0)
   --warmup DUR       warm-up before measuring (default 15s; 0s allowed)
   --duration DUR     measured window (default 90s): 30s, 5m, 2h, 1h30m
@@ -92,6 +95,7 @@ export const RUN_FLAGS = {
   label: { type: 'string', multiple: true },
   terminals: { type: 'string', short: 't' },
   connections: { type: 'string', short: 'c' },
+  workers: { type: 'string' },
   'think-scale': { type: 'string' },
   warmup: { type: 'string' },
   duration: { type: 'string', short: 'd' },
@@ -167,6 +171,7 @@ export function parseRunOptions(
       str('connections') === undefined
         ? undefined
         : parseIntFlag('connections', str('connections')!, 1, 100_000),
+    workers: str('workers') === undefined ? undefined : parseIntFlag('workers', str('workers')!, 1, 1024),
     thinkScale,
     warmupMs: duration('warmup', 15_000),
     durationMs: duration('duration', 90_000),

@@ -58,6 +58,13 @@ export interface EngineConfig {
    * failures and outages are counted.
    */
   stopOnLostConnection?: boolean | undefined;
+  /**
+   * The window's edges and the intervals are driven from outside (a worker thread under the
+   * coordinator that lines up every worker's phases, threaded-engine.ts): no timers of its own for
+   * them; `beginWindow`, `endWindow` and `takeInterval` do their jobs. A warm-up of 0 still opens
+   * the window at once. Default false: the engine keeps its own time.
+   */
+  externalPhases?: boolean | undefined;
 }
 
 /**
@@ -152,6 +159,22 @@ export interface EngineResult<C extends Counters> {
   /** Each stretch from a transaction failing for a lost or unanswering database to one succeeding again. */
   outages: Outage[];
   failure?: string | undefined;
+}
+
+/** One type's interval figures: its counts, and response times read from its histogram (µs). */
+export function intervalTypeStats(count: number, errors: number, h: Histogram): IntervalTypeStats {
+  const empty = h.totalCount === 0;
+  // HDR reports a bucket's upper edge, which can exceed the largest value recorded.
+  const at = (p: number): number => (empty ? 0 : Math.min(h.getValueAtPercentile(p), h.maxValue) / 1000);
+  return {
+    count,
+    errors,
+    avgMs: empty ? 0 : Math.round(h.mean) / 1000,
+    p50Ms: at(50),
+    p90Ms: at(90),
+    p95Ms: at(95),
+    p99Ms: at(99),
+  };
 }
 
 export interface EngineEvents {
@@ -280,9 +303,10 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
       const total = this.config.totalTerminals ?? terminals;
       this.emit('phase', 'warmup');
       // Open the window before the first transactions are due, so that none of them is lost.
-      if (warmupMs > 0 && Number.isFinite(warmupMs))
-        this.phaseTimer = setTimeout(() => this.openWindow(), warmupMs);
-      else this.openWindow();
+      if (warmupMs > 0 && Number.isFinite(warmupMs)) {
+        if (this.config.externalPhases !== true)
+          this.phaseTimer = setTimeout(() => this.openWindow(), warmupMs);
+      } else this.openWindow();
       const begin = performance.now();
       for (let i = 0; i < terminals; i++) {
         const startAt = begin + (total > 1 ? (rampMs * (first + i)) / total : 0);
@@ -303,6 +327,21 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
       return;
     }
     this.closeWindow(status);
+  }
+
+  /** Ends the warm-up now (externalPhases). */
+  beginWindow(): void {
+    if (this.started && this.phase === 'warmup') this.openWindow();
+  }
+
+  /** Ends the measured window now, as its duration does (externalPhases). */
+  endWindow(): void {
+    if (this.started && (this.phase === 'warmup' || this.phase === 'measure')) this.closeWindow('completed');
+  }
+
+  /** Ends the current interval now and emits it (externalPhases). */
+  takeInterval(): void {
+    if (this.started && this.phase !== 'done') this.emitInterval();
   }
 
   get currentPhase(): Phase {
@@ -333,7 +372,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     this.lateness.reset();
     this.phase = 'measure';
     // The window lasts its full duration however late the warm-up timer fired.
-    if (Number.isFinite(this.config.durationMs))
+    if (Number.isFinite(this.config.durationMs) && this.config.externalPhases !== true)
       this.phaseTimer = setTimeout(() => this.closeWindow('completed'), this.config.durationMs);
     this.emit('phase', 'measure');
   }
@@ -634,6 +673,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
 
   private restartIntervals(): void {
     if (this.intervalTimer) clearInterval(this.intervalTimer);
+    if (this.config.externalPhases === true) return;
     this.intervalTimer = setInterval(() => this.emitInterval(), this.config.intervalMs);
   }
 
@@ -643,21 +683,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     if (seconds <= 0 || (seconds < 0.001 && !counted)) return;
     this.lastIntervalAt = now;
     // A few percentile reads per type per interval, from the histogram the interval keeps anyway.
-    const perType = this.intervalStats.map((s): IntervalTypeStats => {
-      const h = s.histogram;
-      const empty = h.totalCount === 0;
-      // HDR reports a bucket's upper edge, which can exceed the largest value recorded.
-      const at = (p: number): number => (empty ? 0 : Math.min(h.getValueAtPercentile(p), h.maxValue) / 1000);
-      return {
-        count: s.count,
-        errors: s.errors,
-        avgMs: empty ? 0 : Math.round(h.mean) / 1000,
-        p50Ms: at(50),
-        p90Ms: at(90),
-        p95Ms: at(95),
-        p99Ms: at(99),
-      };
-    });
+    const perType = this.intervalStats.map((s) => intervalTypeStats(s.count, s.errors, s.histogram));
     const histograms = this.intervalStats.map((s) => s.histogram);
     const errorsByClass = this.intervalErrors;
     this.intervalErrors = emptyErrorCounts();

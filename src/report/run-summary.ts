@@ -22,7 +22,7 @@ export function formatRunHeader(c: RunConfig): string {
   const workload = c.workload === undefined || c.workload === 'tpcc' ? '' : `${c.workload}, `;
   return (
     `txbench run on ${c.target}: ${workload}${scale}, ${c.terminals} terminals, ` +
-    `${c.connections} connections, think-scale ${c.thinkScale}, warm-up ${formatDuration(c.warmupS * 1000)}, ` +
+    `${c.connections} connections${(c.workers ?? 1) > 1 ? ` over ${c.workers} worker threads` : ''}, think-scale ${c.thinkScale}, warm-up ${formatDuration(c.warmupS * 1000)}, ` +
     `measure ${formatDuration(c.durationS * 1000)}${mixMark(c)}${shardMark(c)}`
   );
 }

@@ -10,7 +10,6 @@ import type { Db, Dialect } from '../dialects/dialect.js';
 import { dialectFor } from '../dialects/for-url.js';
 import { deckFromPercentages } from '../engine/deck.js';
 import {
-  Engine,
   type DrainReport,
   type EngineResult,
   type IntervalStats,
@@ -37,13 +36,17 @@ import type { DatabaseFigures, DeviceWindowFigures, HostFigures } from '../monit
 import { checkMixMinimums } from '../config/mix.js';
 import { deriveSeed } from '../random/rng.js';
 import { RUN_SCHEMA_VERSION } from '../results/run-dir.js';
-import {
-  DEFAULT_FAULT_POLICY,
-  WorkloadExecutor,
-  type FaultCounts,
-  type FaultPolicy,
-} from '../workloads/executor.js';
+import { DEFAULT_FAULT_POLICY, type FaultCounts, type FaultPolicy } from '../workloads/executor.js';
 import { checkDialect } from '../workloads/loader.js';
+import { workloadRef } from '../workloads/registry.js';
+import {
+  openLocalDrive,
+  openThreadedDrive,
+  type RunDrive,
+  type RunEngine,
+  type WorkerSliceReport,
+} from './drive.js';
+import { chooseWorkers, refuseWorkers } from './workers.js';
 import { requireLoaded } from '../workloads/presence.js';
 import type {
   AuditCheck,
@@ -137,13 +140,18 @@ export interface RunOptions {
   maxErrorRatePct?: number | undefined;
   /** Drive only this shard's slice of the terminals (--shard I/N); `terminals` is the whole run's. */
   shard?: ShardOptions | undefined;
+  /**
+   * Worker threads driving the terminals (--workers), each with its own scheduler and
+   * connections; default: workers.ts `chooseWorkers`. 1 runs everything in this thread.
+   */
+  workers?: number | undefined;
 }
 
 interface MeasureContext {
   dialect: Dialect;
   monitor: Db;
   prepared: PreparedRun;
-  executor: WorkloadExecutor<unknown, Counters>;
+  drive: RunDrive;
   config: RunConfig;
   /** What watches the disks, host and database; undefined with --no-monitor. */
   watch: TargetMonitor | undefined;
@@ -191,6 +199,13 @@ export interface RunConfig {
   scale: string;
   terminals: number;
   connections: number;
+  /** Worker threads that drove the terminals (--workers). */
+  workers: number;
+  /**
+   * Each worker's slice of the terminals, its connections and the transactions it completed in
+   * the measured window (their sum is the run's); filled in when the run ends.
+   */
+  workerSlices?: WorkerSliceReport[] | undefined;
   thinkScale: number;
   warmupS: number;
   durationS: number;
@@ -272,7 +287,7 @@ export const GENERIC_DISCLAIMER =
 const DEFAULT_MAX_CONNECTIONS = 100;
 
 export class WorkloadRun {
-  private engine: Engine<Counters> | undefined;
+  private engine: RunEngine | undefined;
   private stopRequested = false;
   private readonly workload: Workload;
   private readonly transactions: readonly TransactionSpec[];
@@ -302,8 +317,9 @@ export class WorkloadRun {
     const workload = this.workload;
     const dialect = await dialectFor(this.url);
     checkDialect(workload, dialect);
+    refuseWorkers(this.options.workers, dialect.capabilities.concurrentWriters);
     const monitor = await dialect.connect(this.url, { max: 1 });
-    let executor: WorkloadExecutor<unknown, Counters> | undefined;
+    let drive: RunDrive | undefined;
     let watch: TargetMonitor | undefined;
     try {
       const workloadOptions = this.options.workloadOptions ?? {};
@@ -318,11 +334,7 @@ export class WorkloadRun {
         seed,
       });
       const config = await this.resolveConfig(dialect, monitor, prepared, workloadOptions, seed);
-      const set = await prepared.open(this.url, config.connections);
-      const first = config.shard?.firstTerminal ?? 0;
-      const total = config.shard?.totalTerminals ?? config.terminals;
-      const states = Array.from({ length: config.terminals }, (_, i) => prepared.terminal(first + i, total));
-      executor = new WorkloadExecutor<unknown, Counters>(set, states, this.faultPolicy(), first);
+      drive = await this.openDrive(prepared, config, record, workloadOptions);
       this.listener.onStart?.(config);
       const environment = await describeEnvironment(dialect, monitor, {
         url: this.url,
@@ -340,7 +352,7 @@ export class WorkloadRun {
       await this.listener.ready?.();
       const startedAt = new Date();
       await prepared.beforeRun?.(monitor);
-      const ctx: MeasureContext = { dialect, monitor, prepared, executor, config, watch };
+      const ctx: MeasureContext = { dialect, monitor, prepared, drive, config, watch };
       let precondition: PreconditionReport | undefined;
       let main: Measured;
       const preconditionMs = this.options.preconditionMs ?? 0;
@@ -363,6 +375,8 @@ export class WorkloadRun {
         main = await this.measure(ctx, this.options, 0);
       }
       const { result, summary, intervals, measurement } = main;
+      drive.addRunTallies(prepared);
+      config.workerSlices = drive.slices(result.perType.reduce((a, t) => a + t.count, 0));
       const shard = config.shard !== undefined;
       const audit = (await prepared.audit?.(measurement, monitor, { shard })) ?? { checks: [] };
       const histograms: Record<string, string> = {};
@@ -385,7 +399,7 @@ export class WorkloadRun {
         summary,
         drain: result.drain,
         outages: result.outages,
-        faults: this.faultsReport(result, executor.faults),
+        faults: this.faultsReport(result, drive.faults()),
         transactions: this.typeSummaries(result, prepared),
         audit: { ...audit, pass: audit.checks.every((c) => c.pass !== false) },
         errors: result.errorsByClass,
@@ -404,9 +418,37 @@ export class WorkloadRun {
       };
     } finally {
       await watch?.monitor.stop().catch(() => undefined);
-      await executor?.close().catch(() => undefined);
+      await drive?.close().catch(() => undefined);
       await monitor.close().catch(() => undefined);
     }
+  }
+
+  /** This thread's executor (one worker), or worker threads that set up the same run for their slices. */
+  private openDrive(
+    prepared: PreparedRun,
+    config: RunConfig,
+    record: unknown,
+    workloadOptions: OptionValues,
+  ): Promise<RunDrive> {
+    // A shard drives its slice of the run's terminals; otherwise this process drives them all.
+    const total = config.shard?.totalTerminals ?? config.terminals;
+    const slice = { first: config.shard?.firstTerminal ?? 0, count: config.terminals };
+    if (config.workers <= 1)
+      return openLocalDrive(prepared, this.url, slice, total, config.connections, this.faultPolicy());
+    return openThreadedDrive(
+      {
+        url: this.url,
+        workload: workloadRef(this.options.workloadRef ?? this.workload.name),
+        workloadOptions,
+        record,
+        seed: config.seed,
+        totalTerminals: total,
+        faultPolicy: this.faultPolicy(),
+      },
+      config.workers,
+      config.connections,
+      slice,
+    );
   }
 
   private faultsReport(result: EngineResult<Counters>, counts: FaultCounts): FaultsReport {
@@ -456,12 +498,9 @@ export class WorkloadRun {
     phases: { warmupMs: number; durationMs: number; rampMs: number },
     round: number,
   ): Promise<Measured> {
-    const { dialect, monitor, prepared, executor, config, watch } = ctx;
-    const engine = new Engine<Counters>(
+    const { dialect, monitor, prepared, drive, config, watch } = ctx;
+    const engine = drive.engine(
       {
-        terminals: config.terminals,
-        firstTerminal: config.shard?.firstTerminal,
-        totalTerminals: config.shard?.totalTerminals,
         transactions: this.transactions,
         deck: config.deck,
         thinkScale: config.thinkScale,
@@ -473,7 +512,6 @@ export class WorkloadRun {
         seed: deriveSeed(config.seed, round),
         stopOnLostConnection: this.options.onError === 'stop',
       },
-      executor,
       () => prepared.newCounters(),
     );
     const label = round === 1 ? 'precondition' : undefined;
@@ -598,6 +636,10 @@ export class WorkloadRun {
     const shard = this.options.shard
       ? await shardConfig(this.options.shard, { terminals, connections: allConnections }, dialect, monitor)
       : undefined;
+    const driven = shard?.config.terminals ?? terminals;
+    // Workers split what this process drives: the whole run, or this shard's slice of it.
+    const choice = chooseWorkers(this.options.workers, driven, dialect.capabilities.concurrentWriters);
+    if (choice.warning !== undefined) this.listener.onWarning?.(choice.warning);
     const deck = this.options.mix ? deckFromPercentages(this.options.mix) : profiles.map((p) => p.weight);
     // The CLI refuses such a mix up front; this guards callers of the API as well.
     const nonstandardMix = checkMixMinimums(
@@ -616,8 +658,9 @@ export class WorkloadRun {
       workloadOptions,
       scale: prepared.scale,
       ...prepared.config,
-      terminals: shard?.config.terminals ?? terminals,
+      terminals: driven,
       connections: shard?.connections ?? allConnections,
+      workers: choice.workers,
       thinkScale: this.options.thinkScale,
       warmupS: this.options.warmupMs / 1000,
       durationS: this.options.durationMs / 1000,

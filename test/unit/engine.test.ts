@@ -217,6 +217,31 @@ describe('Engine: terminals and slots', () => {
     expect(t7 - start).toBeGreaterThan(25);
   });
 
+  it('with externalPhases, the window opens, intervals are cut and the window closes only when told', async () => {
+    const ex = new StandIn({ connections: 4, serviceMs: 1 });
+    // Warm-up and window of 50 ms and intervals of 20 ms that the engine must not keep itself.
+    const config = engineConfig({ warmupMs: 50, durationMs: 50, intervalMs: 20, externalPhases: true });
+    const { result, events } = await runEngine(config, ex, (engine) => {
+      void (async () => {
+        await sleep(150);
+        expect(engine.currentPhase).toBe('warmup');
+        engine.beginWindow();
+        expect(engine.currentPhase).toBe('measure');
+        await sleep(150);
+        engine.takeInterval();
+        await sleep(50);
+        expect(engine.currentPhase).toBe('measure');
+        engine.endWindow();
+      })();
+    });
+    expect(result.status).toBe('completed');
+    expect(result.windowSeconds).toBeGreaterThan(0.19);
+    const intervals = events.filter((e) => e.kind === 'interval').map((e) => e.stats.phase);
+    // The warm-up's, the one taken, the window's last, and the drain's: none of its own.
+    expect(intervals).toEqual(['warmup', 'measure', 'measure', 'drain']);
+    expect(total(result)).toBeGreaterThan(0);
+  });
+
   it('never runs more than `connections` at once nor two on one slot; every terminal gets its turn', async () => {
     const ex = new StandIn({ connections: 3, serviceMs: 4 });
     const { result } = await runEngine(engineConfig({ terminals: 12, warmupMs: 0, durationMs: 250 }), ex);

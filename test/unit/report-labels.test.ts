@@ -33,6 +33,14 @@ describe('the run summary', () => {
     expect(formatRunHeader(asReport({}).config)).not.toContain('non-standard');
   });
 
+  it('names the worker threads in the header when there are several', () => {
+    const r = asReport({});
+    expect(formatRunHeader({ ...r.config, workers: 3 })).toMatch(
+      / connections over 3 worker threads, think-scale/,
+    );
+    expect(formatRunHeader({ ...r.config, workers: 1 })).not.toContain('worker');
+  });
+
   it('heads a targets table with the label the runs share', () => {
     const sum = { ...asReport({}).summary, targets: 2, spread: { minTps: 1, maxTps: 1, maxOverMin: 1 } };
     const table = (f: FixtureRun): string =>

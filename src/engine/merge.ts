@@ -1,0 +1,182 @@
+/**
+ * Merging the figures of engines that each drove one slice of a run's terminals (worker threads,
+ * shards) into the figures of the whole run, exactly: counts and counters summed, histograms added
+ * (percentiles are read again from the sum, never averaged), drain reports and outages combined.
+ */
+import { newHistogram, type Histogram } from '../metrics/histogram.js';
+import {
+  intervalTypeStats,
+  type DrainReport,
+  type EngineResult,
+  type IntervalTypeStats,
+  type RunStatus,
+  type TypeStats,
+} from './engine.js';
+import type { Outage } from './outages.js';
+import { emptyErrorCounts, ERROR_CLASSES, type Counters, type ErrorClass } from './types.js';
+
+/** How many abandoned terminals a merged drain report names, as one engine's does. */
+const DRAIN_NAMED_TERMINALS = 50;
+
+/** One slice's share of an interval: what a worker's engine counted since its previous one. */
+export interface IntervalPart {
+  perType: readonly { count: number; errors: number }[];
+  /** Each type's response times (µs). */
+  histograms: readonly Histogram[];
+  errorsByClass: Readonly<Record<ErrorClass, number>>;
+}
+
+/** Several slices' intervals as one: counts summed, histograms added, percentiles read from the sum. */
+export function mergeIntervalParts(
+  parts: readonly IntervalPart[],
+  types: number,
+): { perType: IntervalTypeStats[]; histograms: Histogram[]; errorsByClass: Record<ErrorClass, number> } {
+  const histograms = Array.from({ length: types }, () => newHistogram());
+  const counts = new Array<number>(types).fill(0);
+  const errors = new Array<number>(types).fill(0);
+  for (const part of parts) {
+    for (let t = 0; t < types; t++) {
+      counts[t]! += part.perType[t]?.count ?? 0;
+      errors[t]! += part.perType[t]?.errors ?? 0;
+      const h = part.histograms[t];
+      if (h !== undefined && h.totalCount > 0) histograms[t]!.add(h);
+    }
+  }
+  return {
+    perType: histograms.map((h, t) => intervalTypeStats(counts[t]!, errors[t]!, h)),
+    histograms,
+    errorsByClass: sumErrorCounts(parts.map((p) => p.errorsByClass)),
+  };
+}
+
+export function sumErrorCounts(
+  list: readonly Readonly<Record<ErrorClass, number>>[],
+): Record<ErrorClass, number> {
+  const out = emptyErrorCounts();
+  for (const e of list) for (const cls of ERROR_CLASSES) out[cls] += e[cls] ?? 0;
+  return out;
+}
+
+/** Named tallies summed by key (every key of every part kept). */
+export function sumCounters<C extends Counters>(list: readonly C[], zero: C): C {
+  const out = { ...zero };
+  for (const c of list) for (const [k, v] of Object.entries(c)) (out as Counters)[k] = (out[k] ?? 0) + v;
+  return out;
+}
+
+export function mergeTypeStats(lists: readonly (readonly TypeStats[])[], types: number): TypeStats[] {
+  return Array.from({ length: types }, (_, t) => {
+    const merged: TypeStats = { count: 0, errors: 0, retries: 0, histogram: newHistogram() };
+    for (const list of lists) {
+      const s = list[t];
+      if (s === undefined) continue;
+      merged.count += s.count;
+      merged.errors += s.errors;
+      merged.retries += s.retries;
+      if (s.histogram.totalCount > 0) merged.histogram.add(s.histogram);
+    }
+    return merged;
+  });
+}
+
+/** What the drains of every slice left behind, together. */
+export function mergeDrain(reports: readonly DrainReport[]): DrainReport {
+  let queued = 0;
+  let inFlight = 0;
+  let oldest: number | null = null;
+  let limitMs = 0;
+  const terminals: number[] = [];
+  for (const r of reports) {
+    queued += r.queued;
+    inFlight += r.inFlight;
+    limitMs = Math.max(limitMs, r.limitMs);
+    if (r.oldestAgeMs !== null) oldest = Math.max(oldest ?? 0, r.oldestAgeMs);
+    terminals.push(...(r.terminals ?? []));
+  }
+  terminals.sort((a, b) => a - b);
+  return {
+    limitMs,
+    queued,
+    inFlight,
+    abandoned: queued + inFlight,
+    oldestAgeMs: oldest,
+    ...(terminals.length > 0 ? { terminals: terminals.slice(0, DRAIN_NAMED_TERMINALS) } : {}),
+  };
+}
+
+/**
+ * Every slice's outages on one clock, overlapping stretches joined into one: the database was out
+ * for the run as long as any slice saw it out. `offsetS` moves a slice's times onto the run's
+ * clock (its engine started that many seconds after the run's origin).
+ */
+export function mergeOutages(slices: readonly { outages: readonly Outage[]; offsetS: number }[]): Outage[] {
+  const all = slices
+    .flatMap((s) =>
+      s.outages.map((o) => ({
+        ...o,
+        startS: round3(o.startS + s.offsetS),
+        endS: o.endS === null ? null : round3(o.endS + s.offsetS),
+        failedByClass: { ...o.failedByClass },
+      })),
+    )
+    .sort((a, b) => a.startS - b.startS);
+  const merged: Outage[] = [];
+  let endAt = -Infinity;
+  for (const o of all) {
+    const last = merged[merged.length - 1];
+    const oEnd = o.startS + o.durationS;
+    if (last === undefined || o.startS > endAt) {
+      merged.push(o);
+      endAt = oEnd;
+      continue;
+    }
+    endAt = Math.max(endAt, oEnd);
+    last.failed += o.failed;
+    for (const cls of ERROR_CLASSES) last.failedByClass[cls] += o.failedByClass[cls];
+    last.recovered = last.recovered && o.recovered;
+    last.durationS = round3(endAt - last.startS);
+    last.endS = last.recovered ? round3(endAt) : null;
+  }
+  return merged;
+}
+
+/** How the whole run ended: the gravest of its slices' endings. */
+export function mergeStatus(statuses: readonly RunStatus[]): RunStatus {
+  for (const s of ['failed', 'interrupted', 'incomplete-drain'] as const) if (statuses.includes(s)) return s;
+  return 'completed';
+}
+
+/** The slices' results as the whole run's, over the window the coordinator kept. */
+export function mergeResults<C extends Counters>(
+  parts: readonly EngineResult<C>[],
+  types: number,
+  zero: C,
+  windowSeconds: number,
+  outageOffsetsS: readonly number[],
+): EngineResult<C> {
+  const lateness = newHistogram();
+  for (const p of parts) if (p.lateness.totalCount > 0) lateness.add(p.lateness);
+  const measured = parts.some((p) => p.measured);
+  return {
+    status: mergeStatus(parts.map((p) => p.status)),
+    windowSeconds: measured ? windowSeconds : 0,
+    measured,
+    perType: mergeTypeStats(
+      parts.map((p) => p.perType),
+      types,
+    ),
+    errorsByClass: sumErrorCounts(parts.map((p) => p.errorsByClass)),
+    counters: sumCounters(
+      parts.map((p) => p.counters),
+      zero,
+    ),
+    lateness,
+    drain: mergeDrain(parts.map((p) => p.drain)),
+    outages: mergeOutages(parts.map((p, i) => ({ outages: p.outages, offsetS: outageOffsetsS[i] ?? 0 }))),
+    failure: parts.find((p) => p.failure !== undefined)?.failure,
+  };
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,58 @@
+/** The messages between a run's coordinator (threaded-engine.ts) and its worker threads (run-worker.ts). */
+import type { EngineConfig, RunStatus } from '../engine/engine.js';
+import type { TerminalSlice } from '../engine/slice.js';
+import type { Counters } from '../engine/types.js';
+import type { WireInterval, WireResult } from '../engine/wire.js';
+import type { FaultCounts, FaultPolicy } from '../workloads/executor.js';
+import type { OptionValues } from '../workloads/workload.js';
+
+/** What a worker needs to set up its slice: the same workload, options, record and seed as the main thread. */
+export interface RunWorkerInit {
+  url: string;
+  /** The workload's name, or the absolute path of its file (registry.ts `workloadRef`). */
+  workload: string;
+  workloadOptions: OptionValues;
+  /** What was loaded, as the main thread read it. */
+  record: unknown;
+  seed: number;
+  slice: TerminalSlice;
+  totalTerminals: number;
+  /** This worker's own connections (slice.ts `sliceConnections`). */
+  connections: number;
+  faultPolicy: Partial<FaultPolicy>;
+}
+
+/** One engine run (a round: preconditioning, or the measurement) over the worker's slice. */
+export type WorkerEngineConfig = Omit<
+  EngineConfig,
+  'terminals' | 'firstTerminal' | 'totalTerminals' | 'script'
+>;
+
+export type ToRunWorker =
+  | { type: 'run'; config: WorkerEngineConfig; stop?: { status: StopStatus; reason?: string | undefined } }
+  /** Phase commands: each is answered by an `ack` with its `seq`, after any interval it cut. */
+  | { type: 'open'; seq: number }
+  | { type: 'tick'; seq: number }
+  | { type: 'close'; seq: number; status: RunStatus; reason?: string | undefined }
+  /** No more rounds: close the connections and exit. */
+  | { type: 'end' };
+
+export type StopStatus = Exclude<RunStatus, 'completed'>;
+
+export type FromRunWorker =
+  | { type: 'ready' }
+  | { type: 'interval'; interval: WireInterval }
+  | { type: 'ack'; seq: number }
+  /** The worker's engine closed its window itself (a lost connection with --on-error stop). */
+  | { type: 'stopped'; status: StopStatus; reason?: string | undefined }
+  | {
+      type: 'result';
+      result: WireResult<Counters>;
+      /** Date.now() when its engine started: its outages' times are relative to this. */
+      startedAtWallMs: number;
+      /** Cumulative over the worker's life (every round so far). */
+      faults: FaultCounts;
+      tallies: Record<string, number>;
+    }
+  | { type: 'error'; message: string; exitCode?: number | undefined; code?: string | undefined }
+  | { type: 'ended' };

@@ -260,6 +260,41 @@ for (const name of dialectsUnderTest().filter((d) => d !== 'sqlite')) {
       }
     }, 300_000);
 
+    it('two shards of two worker threads each: each shard splits its own slice, and the merge still reconciles', async () => {
+      const idsBefore = await sumNextOrderIds();
+      const startAt = new Date(Math.ceil((Date.now() + 30_000) / 1000) * 1000).toISOString();
+      const args = (i: number): string[] => [
+        ...['run', '--db', target.url, '--shard', `${i}/2`, '--start-at', startAt, '--workers', '2'],
+        ...['--terminals', String(TERMINALS), '--warmup', '1s', '--duration', '4s', '--no-monitor'],
+        ...['--out', `workers${i}`],
+      ];
+      const runs = await Promise.all([1, 2].map((i) => runCli(dir, args(i), 120_000)));
+      for (const r of runs) expect(r.code, r.stderr).toBe(0);
+      const dirs = runs.map((r) => runDirOf(r.stdout));
+      const shards = await Promise.all(
+        dirs.map(async (d) => (await readReport(d)) as Report & { config: { workerSlices: unknown[] } }),
+      );
+      // Shard 1 drives terminals 0..3, shard 2 terminals 4..7: each halves its own slice.
+      expect(
+        shards.map((s) => s.config.workerSlices.map((w) => w as { first: number; count: number })),
+      ).toMatchObject([
+        [
+          { first: 0, count: 2 },
+          { first: 2, count: 2 },
+        ],
+        [
+          { first: 4, count: 2 },
+          { first: 6, count: 2 },
+        ],
+      ]);
+      const merge = await runCli(dir, ['merge', ...dirs, '--out', 'workers-merged']);
+      expect(merge.code, merge.stderr).toBe(0);
+      const merged = await readReport(runDirOf(merge.stdout));
+      expect(merged.summary.transactions).toBe(shards.reduce((a, s) => a + s.summary.transactions, 0));
+      expect(merged.audit.wholeRun.ordersAddedInDatabase).toBe((await sumNextOrderIds()) - idsBefore);
+      expect(merged.audit.wholeRun.match).toBe(true);
+    }, 180_000);
+
     it('Ctrl-C while waiting for --start-at exits 130, measures nothing and leaves no run directory', async () => {
       const startAt = new Date(Date.now() + 120_000).toISOString();
       const args = ['run', '--db', target.url, '--shard', '1/2', '--start-at', startAt, '--terminals', '2'];

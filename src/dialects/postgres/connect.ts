@@ -1,6 +1,7 @@
 import postgres from 'postgres';
 import { DatabaseError, errorMessage } from '../../errors.js';
 import { redactText, redactUrl } from '../../util/redact.js';
+import type { SocketJar } from './sockets.js';
 
 export type Sql = postgres.Sql;
 
@@ -11,6 +12,8 @@ export interface ConnectOptions {
   connectTimeoutS?: number | undefined;
   /** Called whenever one of the pool's connections closes. */
   onclose?: (() => void) | undefined;
+  /** Opens the pool's sockets and keeps them, so that they can all be destroyed (sockets.ts). */
+  sockets?: SocketJar | undefined;
 }
 
 /** Opens a lazy postgres.js pool; statements are prepared once per connection and reused. */
@@ -22,6 +25,8 @@ export function connect(url: string, options: ConnectOptions): Sql {
     idle_timeout: 0,
     onnotice: () => undefined,
     ...(options.onclose ? { onclose: options.onclose } : {}),
+    // postgres.js takes a socket factory (`socket`) that its type declarations leave out.
+    ...(options.sockets ? ({ socket: options.sockets.open } as object) : {}),
     // Money stays exact: numerics come back as strings and are parsed where arithmetic needs them.
     types: {},
   });

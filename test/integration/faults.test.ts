@@ -12,9 +12,20 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import mysql from 'mysql2/promise';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, makeTempDir, REPO_ROOT, removeDir, runCli } from './helpers.js';
+import { startEmbedded, type EmbeddedServer } from '../../dist/targets/embedded.js';
+import {
+  BIN,
+  cleanEnv,
+  makeTempDir,
+  REPO_ROOT,
+  removeDir,
+  runCli,
+  startTempServer,
+  type TempServer,
+} from './helpers.js';
 import { startPgCtlServer, type PgCtlServer } from './faults/pg-ctl-server.js';
 import { startRelay, type Relay } from './faults/relay.js';
 import { startMariaDb, type MariaDbServer } from './targets/mariadb.js';
@@ -96,8 +107,7 @@ async function runWithFault(
   const args = [
     bin,
     'run',
-    '--db',
-    url,
+    ...(url === '' ? [] : ['--db', url]),
     '--warmup',
     '1s',
     '--duration',
@@ -263,6 +273,44 @@ describe('PostgreSQL 15 the test owns', () => {
   }, 180_000);
 });
 
+describe("txbench's embedded PostgreSQL, started by the test", () => {
+  let temp: TempServer;
+  /** The server now running on the data directory: the first, or the one started again. */
+  let current: EmbeddedServer;
+
+  beforeAll(async () => {
+    temp = await startTempServer();
+    current = temp.server;
+    const load = await runCli(dir, ['load', '--data-dir', temp.dataDir, '--warehouses', '1'], 300_000);
+    expect(load.code, load.stderr).toBe(0);
+  }, 400_000);
+
+  afterAll(async () => {
+    await current?.stop();
+    await removeDir(temp?.dir);
+  });
+
+  it('stopped and started again mid-run on its port: reconnects and carries on', async () => {
+    const port = Number(new URL(temp.url).port);
+    let restartS = 0;
+    // The run's target is the data directory: txbench uses the server running on it.
+    const r = await runWithFault(
+      '',
+      async () => {
+        const t0 = performance.now();
+        await current.stop();
+        current = await startEmbedded(temp.dataDir, { create: false, port });
+        restartS = (performance.now() - t0) / 1000;
+      },
+      ['--data-dir', temp.dataDir],
+    );
+    const o = await expectSurvived(r, temp.url, { min: 0.05, max: 30 });
+    expect(o.cause).toBe('connection');
+    expect(r.report.faults.reconnects).toBeGreaterThanOrEqual(1);
+    console.log(`embedded stop+start: ${restartS.toFixed(2)} s, outage ${o.durationS} s, ${o.failed} failed`);
+  }, 240_000);
+});
+
 describe('MariaDB the test owns', () => {
   let maria: MariaDbServer;
 
@@ -287,5 +335,38 @@ describe('MariaDB the test owns', () => {
     expect(o.cause).toBe('connection');
     expect(r.report.faults.reconnects).toBeGreaterThanOrEqual(1);
     console.log(`mariadbd kill+start: ${restartS.toFixed(2)} s, outage ${o.durationS} s, ${o.failed} failed`);
+  }, 240_000);
+
+  it('a statement that hangs on a row lock the test holds: KILL QUERY after --txn-timeout, the run goes on', async () => {
+    // The test's own connection locks warehouse 1's row, which every Payment updates, for 6 s
+    // (InnoDB would wait 50 s for it); then commits and lets the run go on.
+    const side = await mysql.createConnection(maria.url);
+    let killed = 0;
+    try {
+      const r = await runWithFault(
+        maria.url,
+        async () => {
+          await side.query('begin');
+          await side.query('select w_ytd from warehouse where w_id = 1 for update');
+          await new Promise((resolve) => setTimeout(resolve, 6000));
+          await side.query('commit');
+        },
+        ['--txn-timeout', '2s'],
+        1500,
+        14,
+      );
+      // Only the transactions that need that row wait: the others go on, so the "outages" are
+      // short gaps between a timeout and the next success, whatever their length.
+      const o = await expectSurvived(r, maria.url, { min: 0, max: 20 });
+      expect(o.cause).toBe('timeout');
+      // Cancelled on the server (KILL QUERY was answered): none given up on, no connection replaced.
+      expect(r.report.faults.cancelled).toBeGreaterThan(0);
+      expect(r.report.faults.abandoned).toBe(0);
+      expect(r.report.errors.timeout).toBeGreaterThan(0);
+      killed = r.report.faults.cancelled;
+      console.log(`row lock 6 s: outage ${o.durationS} s, ${o.failed} failed, ${killed} KILL QUERY`);
+    } finally {
+      await side.end();
+    }
   }, 240_000);
 });

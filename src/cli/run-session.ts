@@ -65,9 +65,16 @@ export async function loadIfEmpty(target: Target, options: RunOptions): Promise<
 /** Progress on stderr; with several targets each line starts with the target's label. */
 export function progressListener(prefix: string, runDir?: RunDirectory): RunListener {
   const live = process.stderr.isTTY === true && prefix === '';
-  if (runDir) dashboard?.setRunDir(runDir.dir);
+  if (runDir) {
+    dashboard?.setRunDir(runDir.dir);
+    runDirsInFlight.add(runDir);
+  }
   return {
-    onStart: (config) => console.error(`${prefix}${formatRunHeader(config)}`),
+    onStart: (config) => {
+      console.error(`${prefix}${formatRunHeader(config)}`);
+      // A single run's conditions go into run.json now: a run killed later is still comparable.
+      if (prefix === '') void runDir?.noteRunning({ workload: config.workload, config });
+    },
     onWarning: (message) => console.error(`${prefix}warning: ${message}`),
     onPhase: (phase) => {
       if (live) process.stderr.write('\n');
@@ -85,19 +92,37 @@ export function progressListener(prefix: string, runDir?: RunDirectory): RunList
   };
 }
 
-/** Every run in flight stops on Ctrl-C (what was measured is kept); a second Ctrl-C quits. */
+/** The run directories being written now: a second Ctrl-C marks them before quitting. */
+const runDirsInFlight = new Set<RunDirectory>();
+
+/** How long a second Ctrl-C waits for run.json to be marked before the process quits anyway. */
+const QUIT_WRITE_MS = 2000;
+
+/**
+ * Every run in flight stops on Ctrl-C or SIGTERM (what was measured is kept); a second one quits
+ * at once, after marking each run.json interrupted (its intervals are on the disk already, and
+ * the readers take its figures from them).
+ */
 export async function withInterrupt<T>(
   runs: () => readonly WorkloadRun[],
   body: () => Promise<T>,
 ): Promise<T> {
   let interrupted = false;
+  const quit = (): void => {
+    console.error('interrupted again: quitting now; the intervals measured so far are kept');
+    const marked = [...runDirsInFlight].map((d) => d.markInterrupted());
+    setTimeout(() => process.exit(ExitCode.interrupted), QUIT_WRITE_MS).unref();
+    void Promise.allSettled(marked).then(() => process.exit(ExitCode.interrupted));
+  };
   const interrupt = (): void => {
     console.error(
       '\ninterrupted: stopping the terminals and keeping what was measured (Ctrl-C again to quit now)',
     );
     interrupted = true;
     process.off('SIGINT', interrupt);
-    process.once('SIGINT', () => process.exit(ExitCode.interrupted));
+    process.off('SIGTERM', interrupt);
+    process.once('SIGINT', quit);
+    process.once('SIGTERM', quit);
     for (const run of runs()) run.stop();
   };
   process.on('SIGINT', interrupt);
@@ -107,6 +132,8 @@ export async function withInterrupt<T>(
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
+    process.off('SIGINT', quit);
+    process.off('SIGTERM', quit);
     if (interrupted) process.exitCode = ExitCode.interrupted;
   }
 }
@@ -200,6 +227,7 @@ export async function saveResults(
   const commandLine = recordedCommandLine();
   const recorded = commandLine === undefined ? content : { ...content, commandLine };
   if (runDir) {
+    runDirsInFlight.delete(runDir);
     await runDir.writeRun(recorded);
     if (histograms) await runDir.writeHistograms(histograms);
     const lost = await runDir.intervalsError();

@@ -255,20 +255,8 @@ async function runOne(
   runDir: RunDirectory,
   json: string | undefined,
 ): Promise<RunReport> {
-  const listener = progressListener('', runDir);
-  const run = newRun(target, options, {
-    ...listener,
-    onStart: (config) => {
-      listener.onStart?.(config);
-      void runDir.writeRun({
-        schemaVersion: RUN_SCHEMA_VERSION,
-        kind: 'run',
-        status: 'running',
-        config,
-        startedAt: new Date().toISOString(),
-      });
-    },
-  });
+  // The listener puts the run's conditions into run.json as soon as it starts.
+  const run = newRun(target, options, progressListener('', runDir));
   const report = await withInterrupt(
     () => [run],
     () => run.run(),

@@ -60,6 +60,8 @@ export class RunDirectory {
   private appending: Promise<void> = Promise.resolve();
   /** The first interval that could not be written (a full disk): the run goes on, and says so at the end. */
   private appendError: string | undefined;
+  /** run.json as written while the run goes on (before its results replace it). */
+  private runningRecord: Record<string, unknown> = {};
 
   private constructor(readonly dir: string) {}
 
@@ -75,12 +77,13 @@ export class RunDirectory {
         await mkdir(path.dirname(dir), { recursive: true });
         await mkdir(dir);
         const runDir = new RunDirectory(dir);
-        await runDir.writeRun({
+        runDir.runningRecord = {
           schemaVersion: RUN_SCHEMA_VERSION,
           kind,
           status: 'running',
           startedAt: startedAt.toISOString(),
-        });
+        };
+        await runDir.writeRun(runDir.runningRecord);
         return runDir;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -93,6 +96,29 @@ export class RunDirectory {
     const writer: RunWriter = { pid: process.pid, host: os.hostname() };
     const content = 'status' in run && run.status === 'running' ? { ...run, writer } : run;
     return writeJson(path.join(this.dir, 'run.json'), content);
+  }
+
+  /**
+   * Adds the run's conditions (workload, config) to run.json while it runs, so that a run killed
+   * before it finishes can still be compared for what it was. A write that fails changes nothing:
+   * the final run.json is what counts, and its failure is reported then.
+   */
+  async noteRunning(fields: Record<string, unknown>): Promise<void> {
+    this.runningRecord = { ...this.runningRecord, ...fields };
+    await this.writeRun(this.runningRecord).catch(() => undefined);
+  }
+
+  /**
+   * Marks run.json interrupted without results (a second Ctrl-C quits before the run could
+   * finish): readers take its figures from intervals.ndjson, as for a crashed run.
+   */
+  async markInterrupted(): Promise<void> {
+    await this.appending;
+    await this.writeRun({
+      ...this.runningRecord,
+      status: 'interrupted',
+      interruptedAt: new Date().toISOString(),
+    });
   }
 
   /** Appends one interval and flushes it to the disk, so that a crash keeps every interval measured. */
@@ -130,8 +156,11 @@ export class RunDirectory {
  * Writes JSON atomically: a temporary file beside it, flushed to the disk, renamed over the old
  * one, and the directory flushed, so a crash leaves the old file or the new one, never half of one.
  */
+let temporaries = 0;
+
 export async function writeJson(file: string, value: unknown): Promise<void> {
-  const temporary = `${file}.tmp-${process.pid}`;
+  // Its own temporary per write: two writes of one file in flight never share one.
+  const temporary = `${file}.tmp-${process.pid}-${temporaries++}`;
   try {
     const handle = await open(temporary, 'w');
     try {

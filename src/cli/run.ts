@@ -3,7 +3,7 @@ import { checkMixMinimums, parseMix } from '../config/mix.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { formatCheckResults } from '../report/check-table.js';
 import { formatRunSummary, formatTargetsTable } from '../report/run-summary.js';
-import { RunDirectory, RUN_SCHEMA_VERSION, writeJson } from '../results/run-dir.js';
+import { RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
 import { aggregate } from '../run/aggregate.js';
 import { SharedCpu } from '../run/shared-cpu.js';
 import type { Target } from '../targets/target.js';
@@ -16,6 +16,7 @@ import {
   exitCodeOf,
   newRun,
   progressListener,
+  saveJson,
   saveResults,
   withInterrupt,
   withRunSession,
@@ -264,7 +265,7 @@ async function runOne(
   if (process.stderr.isTTY) process.stderr.write('\n');
   console.log(formatRunSummary(report));
   await saveResults(runDir, undefined, withoutHistograms(report), report.histograms);
-  if (json !== undefined) await writeJson(json, withoutHistograms(report));
+  if (json !== undefined) await saveJson(json, withoutHistograms(report));
   return report;
 }
 

@@ -3,7 +3,7 @@
  * `intervals.ndjson` appended while the run goes (so a crash or Ctrl-C keeps what was measured),
  * and `histograms.json` with each type's encoded HDR histogram.
  */
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
@@ -36,7 +36,10 @@ export async function checkResultsDir(parent: string): Promise<void> {
     await (await open(probe, 'w')).close();
     await rm(created ?? probe, { recursive: true, force: true });
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
+    // A recursive mkdir on a read-only file system can fail with ENOENT: ask the nearest
+    // directory that exists why it cannot be written.
+    const first = err as NodeJS.ErrnoException;
+    const e = first.code === 'ENOENT' ? await whyNotWritable(parent, first) : first;
     refuse(
       e.code === 'ENOTDIR' || e.code === 'EEXIST'
         ? 'a file is in the way'
@@ -46,6 +49,27 @@ export async function checkResultsDir(parent: string): Promise<void> {
             ? 'no space left'
             : (e.code ?? e.message),
     );
+  }
+}
+
+/** The error a probe file gets in the nearest existing ancestor of `dir` (or `fallback`). */
+async function whyNotWritable(dir: string, fallback: NodeJS.ErrnoException): Promise<NodeJS.ErrnoException> {
+  for (let d = path.dirname(path.resolve(dir)); ; d = path.dirname(d)) {
+    const exists = await stat(d).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    if (exists) {
+      const probe = path.join(d, `.txbench-probe-${process.pid}`);
+      try {
+        await (await open(probe, 'w')).close();
+        await rm(probe, { force: true });
+      } catch (err) {
+        return err as NodeJS.ErrnoException;
+      }
+      return fallback;
+    }
+    if (d === path.dirname(d)) return fallback;
   }
 }
 

@@ -21,6 +21,7 @@ import {
 import type { Outage } from '../engine/outages.js';
 import type { Counters, ErrorClass, TransactionSpec } from '../engine/types.js';
 import { describeEnvironment, type RunEnvironment } from './environment.js';
+import { boundedDb } from '../dialects/bounded-db.js';
 import { startTargetMonitor, type MonitoringOptions, type TargetMonitor } from './monitoring.js';
 import type { MonitorInterval, MonitorWindow } from '../monitor/types.js';
 import type { MetricsServer } from '../report/prometheus.js';
@@ -295,7 +296,8 @@ export class WorkloadRun {
     const workload = this.workload;
     const dialect = await dialectFor(this.url);
     checkDialect(workload, dialect);
-    const monitor = await dialect.connect(this.url, { max: 1 });
+    // The side connection (counters, audit, monitoring) is bounded too: see bounded-db.ts.
+    const monitor = boundedDb(await dialect.connect(this.url, { max: 1 }), this.sideQueryTimeoutMs());
     let executor: WorkloadExecutor<unknown, Counters> | undefined;
     let watch: TargetMonitor | undefined;
     try {
@@ -412,6 +414,15 @@ export class WorkloadRun {
       ...(maxErrorRatePct !== undefined ? { maxErrorRatePct } : {}),
       exceeded,
     };
+  }
+
+  /**
+   * The side connection's bound: its audit counts read whole tables, so it is generous (4 times
+   * the transaction timeout, at least 30 s); with no transaction timeout, 10 minutes.
+   */
+  private sideQueryTimeoutMs(): number {
+    const txn = this.txnTimeoutMs();
+    return Number.isFinite(txn) ? Math.max(30_000, 4 * txn) : 600_000;
   }
 
   private txnTimeoutMs(): number {

@@ -159,6 +159,8 @@ export interface PreconditionReport {
   seconds: number;
   summary: RunSummary;
   transactions: Record<string, TypeSummary>;
+  /** Outages while preconditioning (start times from the phase's start). */
+  outages: Outage[];
 }
 
 export interface IntervalRecord {
@@ -349,6 +351,7 @@ export class WorkloadRun {
           seconds: p.summary.windowSeconds,
           summary: p.summary,
           transactions: this.typeSummaries(p.result, prepared),
+          outages: p.result.outages,
         };
         main =
           this.stopRequested || p.result.status !== 'completed'

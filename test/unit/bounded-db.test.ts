@@ -29,6 +29,29 @@ describe('boundedDb', () => {
     await expect(db.query('select pg_sleep(1e6)')).rejects.toBeInstanceOf(SideQueryTimeoutError);
   });
 
+  it('while a query given up on is unanswered, the next fails at once; once it answers, queries run again', async () => {
+    let answer: (() => void) | undefined;
+    let calls = 0;
+    const inner: Db = {
+      query: <T>() => {
+        calls++;
+        return new Promise<T[]>((resolve) => (answer = () => resolve([])));
+      },
+      transaction: (work) => work(inner),
+      close: async () => undefined,
+    };
+    const db = boundedDb(inner, 50);
+    await expect(db.query('select 1')).rejects.toThrow(/no answer within/);
+    await expect(db.query('select 2')).rejects.toThrow(/still waiting/);
+    expect(calls).toBe(1);
+    answer!();
+    await new Promise((resolve) => setImmediate(resolve));
+    const next = db.query('select 3');
+    answer!();
+    await expect(next).resolves.toEqual([]);
+    expect(calls).toBe(2);
+  });
+
   it('bounds a whole transaction, and closing reaches the inner Db', async () => {
     const inner = slowDb(undefined);
     const db = boundedDb(inner, 50);

@@ -20,17 +20,27 @@ export class SideQueryTimeoutError extends TxbenchError {
   }
 }
 
+/** A bounded Db, and how many of its calls failed for the bound (given up on, or behind one). */
+export interface BoundedDb extends Db {
+  readonly timedOut: number;
+}
+
 /** `db` with each query and each whole transaction bounded by `ms`. */
-export function boundedDb(db: Db, ms: number): Db {
+export function boundedDb(db: Db, ms: number): BoundedDb {
   /** Calls given up on that have not settled yet: while any has, new calls fail at once. */
   let unanswered = 0;
+  let timedOut = 0;
   const bounded = <T>(call: () => Promise<T>): Promise<T> => {
-    if (unanswered > 0) return Promise.reject(new SideQueryTimeoutError(ms, true));
+    if (unanswered > 0) {
+      timedOut++;
+      return Promise.reject(new SideQueryTimeoutError(ms, true));
+    }
     const promise = call();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         unanswered++;
+        timedOut++;
         // A late answer (or failure) of a call given up on is dropped, never unhandled.
         void promise.then(
           () => unanswered--,
@@ -48,5 +58,8 @@ export function boundedDb(db: Db, ms: number): Db {
       bounded(() => db.query<T>(sql, params)),
     transaction: (work) => bounded(() => db.transaction(work)),
     close: () => db.close(),
+    get timedOut() {
+      return timedOut;
+    },
   };
 }

@@ -362,6 +362,11 @@ export class WorkloadRun {
       }
       const { result, summary, intervals, measurement } = main;
       const audit = (await prepared.audit?.(measurement, monitor)) ?? { checks: [] };
+      if (monitor.timedOut > 0) {
+        this.listener.onWarning?.(
+          `the side connection (counters, audit, monitoring) did not answer ${monitor.timedOut} queries within ${this.sideQueryTimeoutMs() / 1000} s; the figures they were for are n/a`,
+        );
+      }
       const histograms: Record<string, string> = {};
       this.transactions.forEach(
         (t, i) => (histograms[t.key] = encodeHistogram(result.perType[i]!.histogram)),

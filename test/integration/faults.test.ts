@@ -257,6 +257,48 @@ describe('PostgreSQL 15 the test owns', () => {
     );
   }, 180_000);
 
+  it('the side connection stops answering (its backend SIGSTOPped until txbench exits): the run still ends', async () => {
+    let stopped: number | undefined;
+    try {
+      const r = await runWithFault(
+        pg.url,
+        async () => {
+          // txbench's first connection still open is its side connection (counters, audit).
+          const sql = postgres(pg.url, { max: 1, onnotice: () => undefined });
+          try {
+            const [row] = await sql<{ pid: number }[]>`select pid from pg_stat_activity
+              where backend_type = 'client backend' and pid <> pg_backend_pid()
+              order by backend_start limit 1`;
+            stopped = row!.pid;
+            process.kill(stopped, 'SIGSTOP');
+          } finally {
+            await sql.end({ timeout: 5 });
+          }
+        },
+        ['--txn-timeout', '2s'],
+        1000,
+        4,
+      );
+      expect(stopped).toBeDefined();
+      // The run ended by itself with its backend still stopped; the side figures are missing, said so.
+      expect([0, 1]).toContain(r.code);
+      expect(r.report.status).toBe('completed');
+      expect(r.stderr).toMatch(
+        /warning: the side connection \(counters, audit, monitoring\) did not answer \d+ queries within 30 s/,
+      );
+      expect(r.report.audit.wholeRun.match).toBeNull();
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      console.log(
+        `side connection stopped: exit ${r.code}; ${r.stderr
+          .split('\n')
+          .filter((l) => /side/.test(l))
+          .join(' | ')}`,
+      );
+    } finally {
+      if (stopped !== undefined) process.kill(stopped, 'SIGCONT');
+    }
+  }, 240_000);
+
   it('--on-error stop keeps the old behaviour: the first lost connection ends the run, exit 3', async () => {
     const r = await runWithFault(pg.url, () => terminateAll(pg.url), ['--on-error', 'stop']);
     expect(r.code, r.stderr).toBe(3);

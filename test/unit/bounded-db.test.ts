@@ -44,6 +44,7 @@ describe('boundedDb', () => {
     await expect(db.query('select 1')).rejects.toThrow(/no answer within/);
     await expect(db.query('select 2')).rejects.toThrow(/still waiting/);
     expect(calls).toBe(1);
+    expect(db.timedOut).toBe(2);
     answer!();
     await new Promise((resolve) => setImmediate(resolve));
     const next = db.query('select 3');

@@ -68,9 +68,16 @@ export async function loadIfEmpty(target: Target, options: RunOptions): Promise<
 /** Progress on stderr; with several targets each line starts with the target's label. */
 export function progressListener(prefix: string, runDir?: RunDirectory): RunListener {
   const live = process.stderr.isTTY === true && prefix === '';
-  if (runDir) dashboard?.setRunDir(runDir.dir);
+  if (runDir) {
+    dashboard?.setRunDir(runDir.dir);
+    runDirsInFlight.add(runDir);
+  }
   return {
-    onStart: (config) => console.error(`${prefix}${formatRunHeader(config)}`),
+    onStart: (config) => {
+      console.error(`${prefix}${formatRunHeader(config)}`);
+      // A single run's conditions go into run.json now: a run killed later is still comparable.
+      if (prefix === '') void runDir?.noteRunning({ workload: config.workload, config });
+    },
     onWarning: (message) => console.error(`${prefix}warning: ${message}`),
     onPhase: (phase) => {
       if (live) process.stderr.write('\n');
@@ -88,19 +95,37 @@ export function progressListener(prefix: string, runDir?: RunDirectory): RunList
   };
 }
 
-/** Every run in flight stops on Ctrl-C (what was measured is kept); a second Ctrl-C quits. */
+/** The run directories being written now: a second Ctrl-C marks them before quitting. */
+const runDirsInFlight = new Set<RunDirectory>();
+
+/** How long a second Ctrl-C waits for run.json to be marked before the process quits anyway. */
+const QUIT_WRITE_MS = 2000;
+
+/**
+ * Every run in flight stops on Ctrl-C or SIGTERM (what was measured is kept); a second one quits
+ * at once, after marking each run.json interrupted (its intervals are on the disk already, and
+ * the readers take its figures from them).
+ */
 export async function withInterrupt<T>(
   runs: () => readonly WorkloadRun[],
   body: () => Promise<T>,
 ): Promise<T> {
   let interrupted = false;
+  const quit = (): void => {
+    console.error('interrupted again: quitting now; the intervals measured so far are kept');
+    const marked = [...runDirsInFlight].map((d) => d.markInterrupted());
+    setTimeout(() => process.exit(ExitCode.interrupted), QUIT_WRITE_MS).unref();
+    void Promise.allSettled(marked).then(() => process.exit(ExitCode.interrupted));
+  };
   const interrupt = (): void => {
     console.error(
       '\ninterrupted: stopping the terminals and keeping what was measured (Ctrl-C again to quit now)',
     );
     interrupted = true;
     process.off('SIGINT', interrupt);
-    process.once('SIGINT', () => process.exit(ExitCode.interrupted));
+    process.off('SIGTERM', interrupt);
+    process.once('SIGINT', quit);
+    process.once('SIGTERM', quit);
     for (const run of runs()) run.stop();
   };
   process.on('SIGINT', interrupt);
@@ -110,6 +135,8 @@ export async function withInterrupt<T>(
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
+    process.off('SIGINT', quit);
+    process.off('SIGTERM', quit);
     if (interrupted) process.exitCode = ExitCode.interrupted;
   }
 }
@@ -194,6 +221,31 @@ export function withoutHistograms(report: RunReport): Omit<RunReport, 'histogram
   return rest;
 }
 
+/**
+ * What this command could not write (a full disk, a file system gone read-only): the run went
+ * on to its end and its figures are on stdout, but the command exits 1 naming them.
+ */
+const unwritten: string[] = [];
+
+/** Runs one write of the results; a failure is noted and told, never thrown. */
+async function attemptWrite(what: string, write: () => Promise<void>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    unwritten.push(what);
+    const why = e.code === 'ENOSPC' ? 'no space left on the device' : (e.code ?? e.message);
+    console.error(`txbench: could not write ${what} (${why}); the figures above are the run's`);
+    return false;
+  }
+}
+
+/** Writes a --json file; a failure is told and makes the exit code 1 (exitCodeOf). */
+export function saveJson(file: string, content: object): Promise<boolean> {
+  return attemptWrite(file, () => writeJson(file, content));
+}
+
 export async function saveResults(
   runDir: RunDirectory | undefined,
   json: string | undefined,
@@ -203,26 +255,37 @@ export async function saveResults(
   const commandLine = recordedCommandLine();
   const recorded = commandLine === undefined ? content : { ...content, commandLine };
   if (runDir) {
-    await runDir.writeRun(recorded);
-    if (histograms) await runDir.writeHistograms(histograms);
+    runDirsInFlight.delete(runDir);
     const lost = await runDir.intervalsError();
-    if (lost !== undefined)
+    if (lost !== undefined) {
+      unwritten.push(lost.replace(/: .*$/, ''));
       console.error(`txbench: intervals stopped being written (${lost}); run.json has the figures`);
+    }
+    const saved = await attemptWrite(`${runDir.dir}/run.json`, () => runDir.writeRun(recorded));
+    if (histograms)
+      await attemptWrite(`${runDir.dir}/histograms.json`, () => runDir.writeHistograms(histograms));
     console.log(`run directory: ${runDir.dir}`);
     // The figures are safe on disk already: a report that cannot be drawn is a warning, not a failed run.
-    try {
-      const report = await writeRunDirReport(runDir.dir);
-      await dashboard?.finish(report);
-    } catch (err) {
-      console.error(`warning: report.html not written (${err instanceof Error ? err.message : String(err)})`);
+    if (saved) {
+      try {
+        const report = await writeRunDirReport(runDir.dir);
+        await dashboard?.finish(report);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== undefined) unwritten.push(`${runDir.dir}/report.html`);
+        console.error(
+          `warning: report.html not written (${err instanceof Error ? err.message : String(err)})`,
+        );
+      }
     }
   }
-  if (json !== undefined) await writeJson(json, recorded);
+  if (json !== undefined) await saveJson(json, recorded);
 }
 
 /**
- * Exit code for a finished run: interrupted 130, lost database 3 (--on-error stop), more failures
- * than --max-errors or --max-error-rate 1, incomplete drain 1, else 0.
+ * Exit code for a finished run: interrupted 130, lost database 3 (--on-error stop), results that
+ * could not be written 1, more failures than --max-errors or --max-error-rate 1, incomplete
+ * drain 1, else 0.
  * An incomplete drain exits 1, like a failed check: the figures stand, but a transaction still
  * running `drainMs` after the window closed is a fault a script must not mistake for success.
  */
@@ -234,6 +297,12 @@ export function exitCodeOf(reports: readonly RunReport[]): number {
       `txbench: ${failed.failure ?? 'the run failed'}; the results above cover what was measured`,
     );
     return ExitCode.database;
+  }
+  if (unwritten.length > 0) {
+    console.error(
+      `txbench: not written: ${unwritten.join(', ')}; the run's figures are on stdout above; free some space or choose another --out`,
+    );
+    return ExitCode.checkFailed;
   }
   const tooMany = reports.find((r) => r.faults.exceeded !== null);
   if (tooMany) {

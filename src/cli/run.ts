@@ -3,7 +3,7 @@ import { checkMixMinimums, parseMix } from '../config/mix.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { formatCheckResults } from '../report/check-table.js';
 import { formatRunSummary, formatTargetsTable } from '../report/run-summary.js';
-import { RunDirectory, RUN_SCHEMA_VERSION, writeJson } from '../results/run-dir.js';
+import { RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
 import { aggregate } from '../run/aggregate.js';
 import { SharedCpu } from '../run/shared-cpu.js';
 import type { Target } from '../targets/target.js';
@@ -16,6 +16,7 @@ import {
   exitCodeOf,
   newRun,
   progressListener,
+  saveJson,
   saveResults,
   withInterrupt,
   withRunSession,
@@ -275,20 +276,8 @@ async function runOne(
   json: string | undefined,
   ready: (() => Promise<void>) | undefined,
 ): Promise<RunReport> {
-  const listener = shardListener(progressListener('', runDir), ready);
-  const run = newRun(target, options, {
-    ...listener,
-    onStart: (config) => {
-      listener.onStart?.(config);
-      void runDir.writeRun({
-        schemaVersion: RUN_SCHEMA_VERSION,
-        kind: 'run',
-        status: 'running',
-        config,
-        startedAt: new Date().toISOString(),
-      });
-    },
-  });
+  // The listener puts the run's conditions into run.json as soon as it starts.
+  const run = newRun(target, options, shardListener(progressListener('', runDir), ready));
   const report = await withInterrupt(
     () => [run],
     () => run.run(),
@@ -296,7 +285,7 @@ async function runOne(
   if (process.stderr.isTTY) process.stderr.write('\n');
   console.log(formatRunSummary(report));
   await saveResults(runDir, undefined, withoutHistograms(report), report.histograms);
-  if (json !== undefined) await writeJson(json, withoutHistograms(report));
+  if (json !== undefined) await saveJson(json, withoutHistograms(report));
   return report;
 }
 

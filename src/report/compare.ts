@@ -79,10 +79,23 @@ export function compareRuns(runs: readonly RunRecord[], sort: SortKey = 'tps'): 
   for (const run of runs) {
     const runRows = rowsFromRun(run);
     if (runRows.length === 0) notes.push(`${run.id}: no summary in its run.json (nothing was measured?)`);
+    const partial = crashedSpan(run);
+    if (partial !== undefined && runRows.length > 0) {
+      notes.push(
+        `${run.id}: ${run.status} before its summary was written; its figures are its ${partial.intervals} measured intervals up to ${partial.lastAtS} s from intervals.ndjson (p90/p99: the worst interval's)`,
+      );
+    }
     rows.push(...runRows);
   }
   const shown = disambiguate(sortRows(rows, sort));
   return { rows: shown, notes, warnings: comparabilityWarnings(shown) };
+}
+
+/** What a crashed run's figures were read from (results/crashed.ts), if they were. */
+function crashedSpan(run: RunRecord): { intervals: number; lastAtS: number } | undefined {
+  const from = (run.summary as { fromIntervals?: { intervals: number; lastAtS: number } } | undefined)
+    ?.fromIntervals;
+  return from;
 }
 
 export function rowsFromRun(run: RunRecord): CompareRow[] {

@@ -125,6 +125,8 @@ export function formatRunSummary(r: RunReport): string {
   const errs = Object.entries(r.errors).filter(([, v]) => v > 0);
   if (errs.length > 0) lines.push(`  errors by class: ${errs.map(([k, v]) => `${k} ${v}`).join(', ')}`);
   // Reports written before outages were recorded have none.
+  for (const o of r.precondition?.outages ?? [])
+    lines.push(`  preconditioning: ${formatOutage(r.config.target, o)}`);
   for (const o of r.outages ?? []) lines.push(`  ${formatOutage(r.config.target, o)}`);
   const f = r.faults as RunReport['faults'] | undefined;
   if (f !== undefined && f.reconnects + f.cancelled + f.abandoned > 0) {
@@ -232,6 +234,10 @@ export function formatTargetsTable(reports: readonly RunReport[], sum: Aggregate
     `TPS spread across targets: min ${n2(spread.minTps)}, max ${n2(spread.maxTps)}, max/min ${spread.maxOverMin === null ? 'n/a' : spread.maxOverMin.toFixed(4)}`,
     `txbench itself (one process for all targets): ${sum.clientCpu === null ? 'CPU not measured' : cpuText(sum.clientCpu)}`,
     ...reports.flatMap((r) => formatStorage(r.summary).map((l) => `${r.config.target}: ${l}`)),
+    ...reports.flatMap((r) => [
+      ...(r.precondition?.outages ?? []).map((o) => `preconditioning: ${formatOutage(r.config.target, o)}`),
+      ...(r.outages ?? []).map((o) => formatOutage(r.config.target, o)),
+    ]),
     ...reports
       .filter((r) => r.drain.inFlight > 0)
       .map((r) => `WARNING ${r.config.target}: ${drainWarning(r.drain)}`),

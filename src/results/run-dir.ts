@@ -3,7 +3,7 @@
  * `intervals.ndjson` appended while the run goes (so a crash or Ctrl-C keeps what was measured),
  * and `histograms.json` with each type's encoded HDR histogram.
  */
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
@@ -36,7 +36,10 @@ export async function checkResultsDir(parent: string): Promise<void> {
     await (await open(probe, 'w')).close();
     await rm(created ?? probe, { recursive: true, force: true });
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
+    // A recursive mkdir on a read-only file system can fail with ENOENT: ask the nearest
+    // directory that exists why it cannot be written.
+    const first = err as NodeJS.ErrnoException;
+    const e = first.code === 'ENOENT' ? await whyNotWritable(parent, first) : first;
     refuse(
       e.code === 'ENOTDIR' || e.code === 'EEXIST'
         ? 'a file is in the way'
@@ -46,6 +49,27 @@ export async function checkResultsDir(parent: string): Promise<void> {
             ? 'no space left'
             : (e.code ?? e.message),
     );
+  }
+}
+
+/** The error a probe file gets in the nearest existing ancestor of `dir` (or `fallback`). */
+async function whyNotWritable(dir: string, fallback: NodeJS.ErrnoException): Promise<NodeJS.ErrnoException> {
+  for (let d = path.dirname(path.resolve(dir)); ; d = path.dirname(d)) {
+    const exists = await stat(d).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    if (exists) {
+      const probe = path.join(d, `.txbench-probe-${process.pid}`);
+      try {
+        await (await open(probe, 'w')).close();
+        await rm(probe, { force: true });
+      } catch (err) {
+        return err as NodeJS.ErrnoException;
+      }
+      return fallback;
+    }
+    if (d === path.dirname(d)) return fallback;
   }
 }
 
@@ -60,6 +84,8 @@ export class RunDirectory {
   private appending: Promise<void> = Promise.resolve();
   /** The first interval that could not be written (a full disk): the run goes on, and says so at the end. */
   private appendError: string | undefined;
+  /** run.json as written while the run goes on (before its results replace it). */
+  private runningRecord: Record<string, unknown> = {};
 
   private constructor(readonly dir: string) {}
 
@@ -75,12 +101,13 @@ export class RunDirectory {
         await mkdir(path.dirname(dir), { recursive: true });
         await mkdir(dir);
         const runDir = new RunDirectory(dir);
-        await runDir.writeRun({
+        runDir.runningRecord = {
           schemaVersion: RUN_SCHEMA_VERSION,
           kind,
           status: 'running',
           startedAt: startedAt.toISOString(),
-        });
+        };
+        await runDir.writeRun(runDir.runningRecord);
         return runDir;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -93,6 +120,29 @@ export class RunDirectory {
     const writer: RunWriter = { pid: process.pid, host: os.hostname() };
     const content = 'status' in run && run.status === 'running' ? { ...run, writer } : run;
     return writeJson(path.join(this.dir, 'run.json'), content);
+  }
+
+  /**
+   * Adds the run's conditions (workload, config) to run.json while it runs, so that a run killed
+   * before it finishes can still be compared for what it was. A write that fails changes nothing:
+   * the final run.json is what counts, and its failure is reported then.
+   */
+  async noteRunning(fields: Record<string, unknown>): Promise<void> {
+    this.runningRecord = { ...this.runningRecord, ...fields };
+    await this.writeRun(this.runningRecord).catch(() => undefined);
+  }
+
+  /**
+   * Marks run.json interrupted without results (a second Ctrl-C quits before the run could
+   * finish): readers take its figures from intervals.ndjson, as for a crashed run.
+   */
+  async markInterrupted(): Promise<void> {
+    await this.appending;
+    await this.writeRun({
+      ...this.runningRecord,
+      status: 'interrupted',
+      interruptedAt: new Date().toISOString(),
+    });
   }
 
   /** Appends one interval and flushes it to the disk, so that a crash keeps every interval measured. */
@@ -130,8 +180,11 @@ export class RunDirectory {
  * Writes JSON atomically: a temporary file beside it, flushed to the disk, renamed over the old
  * one, and the directory flushed, so a crash leaves the old file or the new one, never half of one.
  */
+let temporaries = 0;
+
 export async function writeJson(file: string, value: unknown): Promise<void> {
-  const temporary = `${file}.tmp-${process.pid}`;
+  // Its own temporary per write: two writes of one file in flight never share one.
+  const temporary = `${file}.tmp-${process.pid}-${temporaries++}`;
   try {
     const handle = await open(temporary, 'w');
     try {

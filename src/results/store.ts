@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
+import { summaryFromIntervals, type CrashedSummary } from './crashed.js';
 import { RUN_KINDS, RUN_SCHEMA_VERSION, type RunKind } from './run-dir.js';
 
 const latencySchema = z.object({ avg: z.number(), p90: z.number(), p99: z.number() }).passthrough();
@@ -182,24 +183,35 @@ export async function readRun(file: string): Promise<RunRecord> {
       tagsError = err instanceof Error ? err.message : String(err);
     }
   }
+  const status = statusOf(run);
+  const kind = run.kind ?? kindFromShape(run);
+  // A run killed (or quit) before it finished has no summary: its flushed intervals stand in for one.
+  const cutShort = status === 'crashed' || status === 'interrupted';
+  const summary: SummaryFigures | undefined =
+    run.summary ??
+    (cutShort && isRunJson && kind === 'run' ? summaryFigures(await summaryFromIntervals(dir)) : undefined);
   return {
     path: dir,
     file: path.resolve(file),
     id: isRunJson ? path.basename(dir) : path.basename(file).replace(/\.json$/i, ''),
     schemaVersion: run.schemaVersion,
-    kind: run.kind ?? kindFromShape(run),
+    kind,
     startedAt: run.startedAt,
-    status: statusOf(run),
+    status,
     workload: run.workload,
     config: run.config,
     label: run.config?.target ?? run.targets?.map((t) => t.label).join(' + ') ?? '',
     tags,
     tagsError,
-    summary: run.summary,
+    summary,
     targets: run.targets,
     steps: run.steps,
     sweep: run.sweep,
   };
+}
+
+function summaryFigures(s: CrashedSummary | undefined): SummaryFigures | undefined {
+  return s === undefined ? undefined : { ...s };
 }
 
 /**

@@ -21,6 +21,7 @@ import type { Outage } from '../engine/outages.js';
 import type { Counters, ErrorClass, TransactionSpec } from '../engine/types.js';
 import { describeEnvironment, type RunEnvironment } from './environment.js';
 import { shardBasis, shardConfig, type ShardBasis, type ShardConfig, type ShardOptions } from './shard.js';
+import { boundedDb } from '../dialects/bounded-db.js';
 import { startTargetMonitor, type MonitoringOptions, type TargetMonitor } from './monitoring.js';
 import type { MonitorInterval, MonitorWindow } from '../monitor/types.js';
 import type { MetricsServer } from '../report/prometheus.js';
@@ -169,6 +170,8 @@ export interface PreconditionReport {
   seconds: number;
   summary: RunSummary;
   transactions: Record<string, TypeSummary>;
+  /** Outages while preconditioning (start times from the phase's start). */
+  outages: Outage[];
 }
 
 export interface IntervalRecord {
@@ -318,7 +321,8 @@ export class WorkloadRun {
     const dialect = await dialectFor(this.url);
     checkDialect(workload, dialect);
     refuseWorkers(this.options.workers, dialect.capabilities.concurrentWriters);
-    const monitor = await dialect.connect(this.url, { max: 1 });
+    // The side connection (counters, audit, monitoring) is bounded too: see bounded-db.ts.
+    const monitor = boundedDb(await dialect.connect(this.url, { max: 1 }), this.sideQueryTimeoutMs());
     let drive: RunDrive | undefined;
     let watch: TargetMonitor | undefined;
     try {
@@ -366,6 +370,7 @@ export class WorkloadRun {
           seconds: p.summary.windowSeconds,
           summary: p.summary,
           transactions: this.typeSummaries(p.result, prepared),
+          outages: p.result.outages,
         };
         main =
           this.stopRequested || p.result.status !== 'completed'
@@ -379,6 +384,11 @@ export class WorkloadRun {
       config.workerSlices = drive.slices(result.perType.reduce((a, t) => a + t.count, 0));
       const shard = config.shard !== undefined;
       const audit = (await prepared.audit?.(measurement, monitor, { shard })) ?? { checks: [] };
+      if (monitor.timedOut > 0) {
+        this.listener.onWarning?.(
+          `the side connection (counters, audit, monitoring) did not answer ${monitor.timedOut} queries within ${this.sideQueryTimeoutMs() / 1000} s; the figures they were for are n/a`,
+        );
+      }
       const histograms: Record<string, string> = {};
       this.transactions.forEach(
         (t, i) => (histograms[t.key] = encodeHistogram(result.perType[i]!.histogram)),
@@ -472,6 +482,15 @@ export class WorkloadRun {
       ...(maxErrorRatePct !== undefined ? { maxErrorRatePct } : {}),
       exceeded,
     };
+  }
+
+  /**
+   * The side connection's bound: its audit counts read whole tables, so it is generous (4 times
+   * the transaction timeout, at least 30 s); with no transaction timeout, 10 minutes.
+   */
+  private sideQueryTimeoutMs(): number {
+    const txn = this.txnTimeoutMs();
+    return Number.isFinite(txn) ? Math.max(30_000, 4 * txn) : 600_000;
   }
 
   private txnTimeoutMs(): number {

@@ -64,7 +64,8 @@ export function embeddedStoragePaths(dataDir: string): StoragePath[] {
  */
 export async function startEmbedded(
   dataDirOption: string,
-  options: { create: boolean },
+  /** `port`: the one to listen on (a restart where clients expect it); a free one by default. */
+  options: { create: boolean; port?: number | undefined },
 ): Promise<EmbeddedServer> {
   const dataDir = path.resolve(dataDirOption);
   if (!options.create && !(await exists(path.join(dataDir, 'PG_VERSION')))) {
@@ -86,7 +87,7 @@ export async function startEmbedded(
       return { url: urlFor(runningPort, EMBEDDED_DATABASE), password, dataDir, stop: async () => undefined };
     }
   }
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const server = await spawnServer(dataDir, port);
   if (fresh) {
     const sql = postgres(urlFor(port, 'postgres'), { max: 1, onnotice: () => undefined });

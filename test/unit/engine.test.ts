@@ -237,8 +237,10 @@ describe('Engine: terminals and slots', () => {
     expect(result.status).toBe('completed');
     expect(result.windowSeconds).toBeGreaterThan(0.19);
     const intervals = events.filter((e) => e.kind === 'interval').map((e) => e.stats.phase);
-    // The warm-up's, the one taken, the window's last, and the drain's: none of its own.
-    expect(intervals).toEqual(['warmup', 'measure', 'measure', 'drain']);
+    // The warm-up's, the one taken, the window's last, and the drain's (none when the drain took
+    // under a millisecond with nothing in it): none of its own.
+    const drained = intervals.at(-1) === 'drain' ? intervals.slice(0, -1) : intervals;
+    expect(drained).toEqual(['warmup', 'measure', 'measure']);
     expect(total(result)).toBeGreaterThan(0);
   });
 

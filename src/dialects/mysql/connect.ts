@@ -2,6 +2,7 @@
  * mysql2 pools and connections from a txbench URL. This is the only module that loads mysql2, and
  * only when the first connection is opened: importing the dialect costs nothing.
  */
+import { connect, isIP, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import type { Connection, ConnectionOptions, Pool, SslOptions } from 'mysql2/promise';
 import { DatabaseError, UsageError } from '../../errors.js';
@@ -26,8 +27,24 @@ export function connectionOptions(s: MysqlSettings, extra: ConnectionOptions = {
     dateStrings: true,
     supportBigNumbers: true,
     charset: 'utf8mb4',
+    ...(s.tls?.verifyHostname === true && s.socketPath === undefined && isIP(s.host) !== 0
+      ? { stream: () => socketNamingIp(s.host, s.port) }
+      : {}),
     ...extra,
   };
+}
+
+/**
+ * A TCP socket to an IP address that TLS checks the certificate against. mysql2 3.24 gives Node
+ * no server name for an IP host, and Node then checks the certificate against "localhost": a
+ * certificate for localhost passed for 127.0.0.1 (or for any address). Node takes the name to
+ * check from the socket's `_host` when none is given, which net leaves unset for an address.
+ */
+function socketNamingIp(host: string, port: number): Socket {
+  const socket = connect(port, host);
+  Object.assign(socket, { _host: host });
+  socket.once('connect', () => socket.setKeepAlive(true));
+  return socket;
 }
 
 function sslOptions(tls: MysqlTls): SslOptions {

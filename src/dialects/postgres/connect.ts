@@ -1,6 +1,8 @@
 import postgres from 'postgres';
 import { DatabaseError, errorMessage } from '../../errors.js';
 import { redactText, redactUrl } from '../../util/redact.js';
+import type { SocketJar } from './sockets.js';
+import { postgresTls } from './tls.js';
 
 export type Sql = postgres.Sql;
 
@@ -11,17 +13,23 @@ export interface ConnectOptions {
   connectTimeoutS?: number | undefined;
   /** Called whenever one of the pool's connections closes. */
   onclose?: (() => void) | undefined;
+  /** Opens the pool's sockets and keeps them, so that they can all be destroyed (sockets.ts). */
+  sockets?: SocketJar | undefined;
 }
 
 /** Opens a lazy postgres.js pool; statements are prepared once per connection and reused. */
 export function connect(url: string, options: ConnectOptions): Sql {
-  return postgres(url, {
+  const tls = postgresTls(url);
+  return postgres(tls.url, {
     max: options.max,
     prepare: true,
     connect_timeout: options.connectTimeoutS ?? 10,
     idle_timeout: 0,
     onnotice: () => undefined,
     ...(options.onclose ? { onclose: options.onclose } : {}),
+    ...(tls.ssl ? { ssl: tls.ssl } : {}),
+    // postgres.js takes a socket factory (`socket`) that its type declarations leave out.
+    ...(options.sockets ? ({ socket: options.sockets.open } as object) : {}),
     // Money stays exact: numerics come back as strings and are parsed where arithmetic needs them.
     types: {},
   });
@@ -55,6 +63,11 @@ export function describeConnectionError(err: unknown, url: string): DatabaseErro
   const fields: ErrorFields = typeof err === 'object' && err !== null ? err : {};
   const code = String(fields.code ?? '');
   const secrets = parsed?.password ? [parsed.password, decodeURIComponent(parsed.password)] : [];
+  if (/^ERR_TLS_|^ERR_SSL_|CERT|SIGNATURE|SELF_SIGNED/.test(code)) {
+    return new DatabaseError(
+      `TLS to PostgreSQL at ${where} failed: ${redactText(errorMessage(err), secrets)}; give the CA with sslrootcert=FILE and the host name the certificate names, or use sslmode=require to encrypt without verifying`,
+    );
+  }
   switch (code) {
     case 'ECONNREFUSED':
       return new DatabaseError(

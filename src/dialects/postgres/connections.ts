@@ -12,6 +12,7 @@ import type { Row } from '../dialect.js';
 import { openInBatches } from '../open-slots.js';
 import { sendCancelRequest, type BackendKey, type CancelTarget } from './cancel.js';
 import { connect, describeConnectionError, type Sql } from './connect.js';
+import { SocketJar } from './sockets.js';
 import { classifyPostgresError, isRetryable } from './errors.js';
 
 export type PostgresConn = postgres.ReservedSql;
@@ -28,6 +29,8 @@ interface Slot {
    * gives no error: the next query on it is queued on a socket that is gone and never answered.
    */
   closed: { now: boolean };
+  /** Every socket the instance opened: destroyed when the slot is dropped or closed. */
+  sockets: SocketJar;
 }
 
 /**
@@ -41,8 +44,10 @@ interface Slot {
 async function openSlot(url: string, timeoutMs?: number): Promise<Slot> {
   ignoreLostTypeFetches();
   const closed = { now: false };
+  const sockets = new SocketJar();
   const sql = connect(url, {
     max: 1,
+    sockets,
     connectTimeoutS: timeoutMs === undefined ? undefined : Math.max(1, Math.ceil(timeoutMs / 1000)),
     onclose: () => (closed.now = true),
   });
@@ -54,9 +59,10 @@ async function openSlot(url: string, timeoutMs?: number): Promise<Slot> {
     const key = (probe as unknown as { state?: BackendKey | null }).state ?? undefined;
     // Closes while connecting (postgres.js retries them) say nothing about the connection now open.
     closed.now = false;
-    return { sql, conn, key, closed };
+    return { sql, conn, key, closed, sockets };
   } catch (err) {
     await sql.end({ timeout: 0 }).catch(() => undefined);
+    sockets.destroyAll();
     throw err;
   }
 }
@@ -82,9 +88,13 @@ function ignoreLostTypeFetches(): void {
   });
 }
 
-/** Drops a slot's connection without writing to it (porsager/postgres#1208). */
+/**
+ * Drops a slot's connection without writing to it (porsager/postgres#1208), and destroys every
+ * socket its instance still has: a server that stops answering never closes them itself.
+ */
 async function dropSlot(slot: Slot): Promise<void> {
   await slot.sql.end({ timeout: 0 }).catch(() => undefined);
+  slot.sockets.destroyAll();
 }
 
 export async function openPostgresConnections(
@@ -151,6 +161,7 @@ export async function openPostgresConnections(
             // nothing to release
           }
           await s.sql.end({ timeout: 5 }).catch(() => undefined);
+          s.sockets.destroyAll();
         }),
       );
     },

@@ -4,7 +4,7 @@
  * dir, 127.0.0.1 on a free port, trust authentication; as root it runs as the `postgres` user.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { chown, mkdir } from 'node:fs/promises';
+import { chown, mkdir, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -22,7 +22,13 @@ export interface PgCtlServer {
   stop(): Promise<void>;
 }
 
-export async function startPgCtlServer(): Promise<PgCtlServer> {
+/** What the test adds: server settings (`-c` name=value) and pg_hba.conf's lines (replacing initdb's). */
+export interface PgCtlOptions {
+  settings?: readonly string[];
+  hba?: string;
+}
+
+export async function startPgCtlServer(extra: PgCtlOptions = {}): Promise<PgCtlServer> {
   const ids = userInfo().uid === 0 ? postgresIds() : undefined;
   const dir = await makeTempDir('txbench-pg15-');
   const dataDir = path.join(dir, 'data');
@@ -42,7 +48,9 @@ export async function startPgCtlServer(): Promise<PgCtlServer> {
       ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
       { ...as, cwd: dir },
     );
-    const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=100 -c shared_buffers=128MB -c fsync=on`;
+    if (extra.hba !== undefined) await writeFile(path.join(dataDir, 'pg_hba.conf'), extra.hba);
+    const settings = (extra.settings ?? []).map((s) => ` -c ${s}`).join('');
+    const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=100 -c shared_buffers=128MB -c fsync=on${settings}`;
     await pgCtl('-o', options, '-w', '-t', '60', 'start');
   } catch (err) {
     await pgCtl('-m', 'immediate', 'stop').catch(() => undefined);

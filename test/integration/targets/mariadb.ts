@@ -42,7 +42,8 @@ export interface MariaDbServer extends TestTarget {
   killAndRestart(): Promise<void>;
 }
 
-export async function startMariaDb(): Promise<MariaDbServer> {
+/** `extraArgs`: more mariadbd options (TLS files, say). */
+export async function startMariaDb(extraArgs: readonly string[] = []): Promise<MariaDbServer> {
   const dir = await makeTempDir('txbench-mariadb-');
   const dataDir = path.join(dir, 'data');
   // The server writes its socket, pid file and log in run/, which its user owns.
@@ -79,6 +80,7 @@ export async function startMariaDb(): Promise<MariaDbServer> {
           `--pid-file=${path.join(dir, 'run', 'mysqld.pid')}`,
           `--log-error=${log}`,
           ...SERVER_SETTINGS,
+          ...extraArgs,
         ],
         { stdio: 'ignore' },
       );

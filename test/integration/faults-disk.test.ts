@@ -1,0 +1,132 @@
+/**
+ * Results that cannot be written: a results directory on a read-only file system is refused
+ * before the run starts (one line, exit 2); a disk that fills up mid-run (a small tmpfs the test
+ * mounts and then fills) lets the run go on to its end, the figures printed on stdout, and the
+ * command exits 1 naming what could not be written. Needs root (mount); the mounts are the
+ * test's own and are removed afterwards. Drives the compiled CLI (run `npm run build` first).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdir, open, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BIN,
+  cleanEnv,
+  makeTempDir,
+  removeDir,
+  runCli,
+  startTempServer,
+  type TempServer,
+} from './helpers.js';
+
+let pg: TempServer;
+let dir: string;
+let small: string;
+let readOnly: string;
+const mounted: string[] = [];
+
+function mount(target: string, options: string): void {
+  execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', target]);
+  mounted.push(target);
+}
+
+beforeAll(async () => {
+  dir = await makeTempDir('txbench-disk-');
+  small = path.join(dir, 'small');
+  readOnly = path.join(dir, 'read-only');
+  await mkdir(small);
+  await mkdir(readOnly);
+  mount(small, 'size=4m');
+  mount(readOnly, 'ro,size=1m');
+  pg = await startTempServer();
+  const load = await runCli(dir, ['load', '--db', pg.url, '--warehouses', '1'], 300_000);
+  expect(load.code, load.stderr).toBe(0);
+}, 400_000);
+
+afterAll(async () => {
+  for (const m of mounted.reverse()) execFileSync('umount', ['-l', m]);
+  await pg?.stop();
+  await removeDir(dir);
+});
+
+/** Fills the file system holding `dir` until a write fails with ENOSPC. */
+async function fill(dirOnDisk: string): Promise<void> {
+  const file = await open(path.join(dirOnDisk, 'filler'), 'w');
+  const chunk = Buffer.alloc(64 * 1024);
+  try {
+    for (;;) await file.write(chunk);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+  } finally {
+    await file.close().catch(() => undefined);
+  }
+}
+
+describe('results that cannot be written', () => {
+  it('a results directory on a read-only file system is refused before the run starts', async () => {
+    const r = await runCli(dir, [
+      'run',
+      '--db',
+      pg.url,
+      '--duration',
+      '5s',
+      '--out',
+      path.join(readOnly, 'results'),
+    ]);
+    expect(r.code, r.stderr).toBe(2);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/cannot write results to .*read-only.*: not writable; choose another --out/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('the disk fills up mid-run: the run goes to its end, figures on stdout, exit 1 naming what was not written', async () => {
+    const out = path.join(small, 'results');
+    const json = path.join(dir, 'elsewhere.json');
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'run',
+        '--db',
+        pg.url,
+        '--warmup',
+        '1s',
+        '--duration',
+        '6s',
+        '--interval',
+        '1s',
+        '--no-monitor',
+        '--out',
+        out,
+        '--json',
+        json,
+      ],
+      { cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    let filled: Promise<void> | undefined;
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      if (filled === undefined && (stderr.match(/ measure\]/g) ?? []).length >= 2) filled = fill(small);
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    await filled;
+    expect(filled, stderr).toBeDefined();
+    expect(code, stderr).toBe(1);
+    // The figures are on stdout all the same.
+    expect(stdout).toMatch(/New-Orders\/min/);
+    expect(stderr).toMatch(/not written: .*intervals\.ndjson.*run\.json/);
+    expect(stderr).toMatch(/no space left on the device/);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    // The run itself was not cut short: the --json file elsewhere has the whole window.
+    const report = JSON.parse(await readFile(json, 'utf8')) as {
+      status: string;
+      config: { durationS: number };
+    };
+    expect(report.status).toBe('completed');
+    expect(report.config.durationS).toBe(6);
+  }, 180_000);
+});

@@ -10,7 +10,7 @@
  * The engine's own scheduler lateness (p50/p99/max over the window) is printed as measured.
  * Not part of `npm test`: it runs for as long as it is told. `--minutes 2` tries it out.
  *   node dist/bench/soak.js [--minutes 60] [--terminals 1000] [--warehouses N] [--think-scale 0.25]
- *     [--interval-s 60] [--settle-minutes 5] [--data-dir DIR (kept; loaded once)]
+ *     [--interval-s 60] [--settle-minutes 5] [--connections 100] [--data-dir DIR (kept; loaded once)]
  */
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -43,8 +43,10 @@ async function main(): Promise<number> {
       'interval-s': { type: 'string', default: '60' },
       'settle-minutes': { type: 'string', default: '5' },
       'data-dir': { type: 'string' },
+      connections: { type: 'string', default: '100' },
     },
   });
+  const connections = Math.round(positive(values.connections, 'connections'));
   const minutes = positive(values.minutes, 'minutes');
   const terminals = Math.round(positive(values.terminals, 'terminals'));
   const warehouses = Math.round(
@@ -90,7 +92,8 @@ async function main(): Promise<number> {
         workload,
         workloadOptions: { warehouses },
         terminals,
-        connections: terminals,
+        // As `txbench run` would (min(terminals, 100)): the embedded server takes 300 clients.
+        connections: Math.min(terminals, connections),
         thinkScale,
         warmupMs: 60_000 * Math.min(1, minutes / 10),
         durationMs: minutes * 60_000,

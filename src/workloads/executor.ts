@@ -102,6 +102,12 @@ const LOST = 2;
 /** What an abandoned transaction's late attempt settles with: ignored. */
 const ABANDONED = -1;
 
+/**
+ * How long a call may go on after its connection closed before it is failed as lost: a call
+ * whose statement was in flight is failed by the driver at once, so only one that would hang is left.
+ */
+const LOST_UNDER_CALL_MS = 1000;
+
 export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   private readonly conns: Connections;
   private readonly policy: FaultPolicy;
@@ -353,6 +359,23 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
     const grace = Math.min(5000, Math.max(1000, limit / 2));
     for (let slot = 0; slot < this.callStart.length; slot++) {
       const started = this.callStart[slot]!;
+      if (
+        started !== 0 &&
+        this.slotState[slot] === UP &&
+        now - started >= LOST_UNDER_CALL_MS &&
+        this.conns.isLost?.(slot) === true
+      ) {
+        // The connection closed under a running call and the call never heard: postgres.js queues
+        // a reserved connection's next statement on a socket that is gone and never answers it.
+        this.abandon(
+          slot,
+          Object.assign(new Error('the connection was lost during the transaction'), {
+            code: this.conns.lostCode,
+          }),
+        );
+        this.connectionLost(slot);
+        continue;
+      }
       if (started === 0 || now - started < limit) continue;
       if (this.slotState[slot] !== UP) {
         this.abandon(

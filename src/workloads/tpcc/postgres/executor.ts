@@ -1,21 +1,56 @@
 /**
- * TPC-C on PostgreSQL: one reserved connection per slot, the five transactions as client-side SQL
- * or as server-side functions (`--procedures`, installed on first use).
+ * TPC-C on PostgreSQL: one connection per slot, the five transactions as client-side SQL or as
+ * server-side functions (`--procedures`, installed on first use). Procedure mode runs on the
+ * wire path (dialects/postgres/wire) when the URL allows it (no TLS) and the server speaks what
+ * it does; otherwise, and with TXBENCH_PG_DRIVER=postgres.js, on postgres.js.
  */
-import { openPostgresConnections, type PostgresConn } from '../../../dialects/postgres/connections.js';
+import { connectChecked } from '../../../dialects/postgres/connect.js';
+import { openPostgresConnections } from '../../../dialects/postgres/connections.js';
+import { UnsupportedByWire } from '../../../dialects/postgres/wire/connection.js';
+import { openWireConnections } from '../../../dialects/postgres/wire/slots.js';
+import { wireTarget } from '../../../dialects/postgres/wire/target.js';
 import type { TransactionSet } from '../../workload.js';
 import { tpccTransactions, type TpccRunState, type TpccTerminal } from '../bodies.js';
 import type { TpccCounters } from '../profile.js';
 import type { ExecutorOptions } from '../tpcc-types.js';
 import { clientSqlTransactions } from './client-sql.js';
 import { installProcedures, procedureTransactions } from './procedure-calls.js';
+import { WIRE_PROCEDURE_STATEMENTS, wireProcedureTransactions } from './wire-procedure-calls.js';
+
+/** Which driver a run's PostgreSQL slots use: the wire path where it can, or postgres.js. */
+export function wantsWire(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.TXBENCH_PG_DRIVER !== 'postgres.js';
+}
 
 export async function openPostgresTpcc(
   url: string,
   slots: number,
   run: TpccRunState,
   options: ExecutorOptions,
-): Promise<TransactionSet<TpccTerminal, TpccCounters, PostgresConn>> {
+): Promise<TransactionSet<TpccTerminal, TpccCounters>> {
+  if (options.procedures && wantsWire()) {
+    const wire = wireTarget(url);
+    if ('target' in wire) {
+      const admin = await connectChecked(url, { max: 1 });
+      try {
+        await admin.reserve().then(async (conn) => {
+          try {
+            await installProcedures(conn);
+          } finally {
+            conn.release();
+          }
+        });
+      } finally {
+        await admin.end({ timeout: 5 }).catch(() => undefined);
+      }
+      try {
+        const connections = await openWireConnections(url, wire.target, slots, WIRE_PROCEDURE_STATEMENTS);
+        return tpccTransactions(connections, wireProcedureTransactions, run);
+      } catch (err) {
+        if (!(err instanceof UnsupportedByWire)) throw err;
+      }
+    }
+  }
   const connections = await openPostgresConnections(url, slots);
   try {
     if (options.procedures) await installProcedures(connections.handle(0));

@@ -1,0 +1,350 @@
+/**
+ * One PostgreSQL connection for the transaction path, on pg-protocol (node-postgres's message
+ * parser and serializer) and a plain socket: statements prepared once per connection by name,
+ * each call written as one Bind/Execute/Sync at once, responses handed back through one callback per call with
+ * the rows as the server's text. postgres.js, which txbench uses everywhere else, costs about
+ * 40 µs of client CPU per call (a Result object per query, a promise chain, a `setImmediate`
+ * before every write); this path costs a fraction of it (docs/PERFORMANCE.md).
+ *
+ * It speaks only what a run needs: trust, password, MD5 and SCRAM-SHA-256 authentication, no TLS,
+ * no COPY. Anything else ends `open` with an `UnsupportedByWire` error, and the caller uses
+ * postgres.js instead (slots.ts).
+ */
+import { createHash } from 'node:crypto';
+import net from 'node:net';
+import { serialize } from 'pg-protocol';
+import type { BackendMessage, DataRowMessage, RowDescriptionMessage } from 'pg-protocol/dist/messages.js';
+import { Parser } from 'pg-protocol/dist/parser.js';
+import type { BackendKey } from '../cancel.js';
+import { SCRAM_MECHANISM, scramClient, type ScramClient } from './scram.js';
+import type { WireTarget } from './target.js';
+
+/** A server feature this path does not speak (the caller falls back to postgres.js). */
+export class UnsupportedByWire extends Error {}
+
+/** The connection was lost or could not be made; `code` as the error classifier reads it. */
+export class WireConnectionError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A text value as the server sent it, or null. */
+export type WireValue = string | null;
+
+export interface WireResult {
+  /** Every row, each as its columns' text values in order. */
+  rows: WireValue[][];
+  /** The command tag of the last statement ("SELECT 1", "UPDATE 3"). */
+  tag: string;
+}
+
+export type WireCallback = (err: Error | undefined, result: WireResult) => void;
+
+/** A statement prepared on this connection: its name and its result columns. */
+export interface Prepared {
+  readonly name: string;
+  readonly columns: readonly { name: string; typeId: number }[];
+}
+
+interface Pending {
+  rows: WireValue[][];
+  tag: string;
+  error: Error | undefined;
+  columns: { name: string; typeId: number }[] | undefined;
+  done: WireCallback;
+}
+
+const EXECUTE_SYNC = Buffer.concat([serialize.execute(), serialize.sync()]);
+const READ_BUFFER_BYTES = 64 * 1024;
+const SYNC = serialize.sync();
+
+export class WireConnection {
+  private readonly parser = new Parser();
+  private readonly pending: Pending[] = [];
+  /** What the bytes read go to: the startup's handler until the server is ready, then the calls'. */
+  private onBytes: (chunk: Buffer) => void = () => undefined;
+  private lostError: WireConnectionError | undefined;
+  private statements = 0;
+  private readonly onClose: (() => void) | undefined;
+  /** The backend's process id and secret, for a cancel request. */
+  key: BackendKey | undefined;
+  /** As the last ReadyForQuery said: I idle, T in a transaction, E in a failed transaction. */
+  transactionStatus = 'I';
+  /** The server's run-time parameters as it reported them (server_version, TimeZone…). */
+  readonly parameters = new Map<string, string>();
+
+  private constructor(
+    private readonly socket: net.Socket,
+    onClose: (() => void) | undefined,
+  ) {
+    this.onClose = onClose;
+  }
+
+  /**
+   * Connects, authenticates and waits for the server to be ready, within `timeoutMs`. Rejects
+   * with the server's error (its SQLSTATE in `code`), a `WireConnectionError`, or
+   * `UnsupportedByWire`.
+   */
+  static open(target: WireTarget, timeoutMs: number, onClose?: () => void): Promise<WireConnection> {
+    // Reads land in one buffer per connection (no stream, no 'data' event, no Buffer per read);
+    // each is copied out before parsing, since the parser keeps a partial message's bytes.
+    let conn: WireConnection | undefined;
+    const onread = {
+      buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
+      callback: (bytes: number, buffer: Uint8Array): boolean => {
+        conn?.received(Buffer.from(buffer.subarray(0, bytes)));
+        return true;
+      },
+    };
+    const socket = target.socketPath
+      ? net.connect({ path: target.socketPath, onread })
+      : net.connect({ host: target.host, port: target.port, onread });
+    socket.setNoDelay(true);
+    socket.setKeepAlive(true, 60_000);
+    conn = new WireConnection(socket, onClose);
+    return conn.start(target, timeoutMs);
+  }
+
+  private start(target: WireTarget, timeoutMs: number): Promise<WireConnection> {
+    const { socket } = this;
+    return new Promise<WireConnection>((resolve, reject) => {
+      let scram: ScramClient | undefined;
+      let settled = false;
+      const fail = (err: Error): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        socket.destroy();
+        reject(err);
+      };
+      const timer = setTimeout(
+        () => fail(new WireConnectionError(`no answer from the server within ${timeoutMs} ms`, 'CONNECT_TIMEOUT')),
+        timeoutMs,
+      );
+      const password = (): string => {
+        if (target.password === undefined)
+          throw Object.assign(new Error('the server asks for a password and none was given'), { code: '28P01' });
+        return target.password;
+      };
+      const onStartup = (msg: BackendMessage): void => {
+        switch (msg.name) {
+          case 'authenticationOk':
+            return;
+          case 'authenticationCleartextPassword':
+            socket.write(serialize.password(password()));
+            return;
+          case 'authenticationMD5Password': {
+            const salt = (msg as unknown as { salt: Buffer }).salt;
+            const inner = md5(password() + target.user);
+            socket.write(serialize.password('md5' + md5(Buffer.concat([Buffer.from(inner), salt]))));
+            return;
+          }
+          case 'authenticationSASL': {
+            const mechanisms = (msg as unknown as { mechanisms: string[] }).mechanisms;
+            if (!mechanisms.includes(SCRAM_MECHANISM))
+              throw new UnsupportedByWire(`SASL mechanisms ${mechanisms.join(', ')}`);
+            scram = scramClient(password());
+            socket.write(serialize.sendSASLInitialResponseMessage(SCRAM_MECHANISM, scram.first));
+            return;
+          }
+          case 'authenticationSASLContinue':
+            if (scram === undefined) throw new Error('SCRAM continue before SCRAM started');
+            socket.write(serialize.sendSCRAMClientFinalMessage(scram.final(saslData(msg))));
+            return;
+          case 'authenticationSASLFinal':
+            if (scram === undefined) throw new Error('SCRAM final before SCRAM started');
+            scram.verify(saslData(msg));
+            return;
+          case 'parameterStatus': {
+            const p = msg as unknown as { parameterName: string; parameterValue: string };
+            this.parameters.set(p.parameterName, p.parameterValue);
+            return;
+          }
+          case 'backendKeyData': {
+            const k = msg as unknown as { processID: number; secretKey: number };
+            this.key = { pid: k.processID, secret: k.secretKey };
+            return;
+          }
+          case 'notice':
+            return;
+          case 'error':
+            throw msg as unknown as Error;
+          case 'readyForQuery':
+            settled = true;
+            clearTimeout(timer);
+            socket.off('error', fail);
+            socket.off('close', onEarlyClose);
+            this.attach();
+            resolve(this);
+            return;
+          default:
+            throw new UnsupportedByWire(`the server message "${msg.name}" while connecting`);
+        }
+      };
+      const onStartupData = (chunk: Buffer): void => {
+        try {
+          this.parser.parse(chunk, onStartup);
+        } catch (err) {
+          // An authentication request pg-protocol does not know (GSS, SSPI) throws from its parser.
+          const e = err instanceof Error ? err : new Error(String(err));
+          fail(/Unknown authenticationOk message type/.test(e.message) ? new UnsupportedByWire(e.message) : e);
+        }
+      };
+      const onEarlyClose = (): void =>
+        fail(new WireConnectionError('the server closed the connection while connecting', 'CONNECTION_CLOSED'));
+      this.onBytes = onStartupData;
+      socket.once('error', fail);
+      socket.once('close', onEarlyClose);
+      socket.once('connect', () => {
+        socket.write(
+          serialize.startup({
+            user: target.user,
+            database: target.database,
+            client_encoding: 'UTF8',
+            ...target.parameters,
+          }),
+        );
+      });
+    });
+  }
+
+  /** From now on every message belongs to a call, and a lost socket fails the calls waiting on it. */
+  private attach(): void {
+    const { socket } = this;
+    this.onBytes = (chunk) => this.parser.parse(chunk, this.onMessage);
+    socket.on('error', (err: NodeJS.ErrnoException) =>
+      this.lose(new WireConnectionError(`connection lost: ${err.message}`, err.code ?? 'CONNECTION_CLOSED')),
+    );
+    socket.on('close', () =>
+      this.lose(new WireConnectionError('the server closed the connection', 'CONNECTION_CLOSED')),
+    );
+  }
+
+  private readonly onMessage = (msg: BackendMessage): void => {
+    const call = this.pending[0];
+    switch (msg.name) {
+      case 'dataRow':
+        call?.rows.push((msg as DataRowMessage).fields as WireValue[]);
+        return;
+      case 'commandComplete':
+        if (call) call.tag = (msg as unknown as { text: string }).text;
+        return;
+      case 'rowDescription':
+        if (call)
+          call.columns = (msg as RowDescriptionMessage).fields.map((f) => ({ name: f.name, typeId: f.dataTypeID }));
+        return;
+      case 'error':
+        if (call && call.error === undefined) call.error = msg as unknown as Error;
+        return;
+      case 'readyForQuery': {
+        this.transactionStatus = (msg as unknown as { status: string }).status;
+        this.pending.shift();
+        if (call === undefined) return;
+        call.done(call.error, call);
+        return;
+      }
+      case 'copyInResponse':
+      case 'copyOutResponse':
+        this.lose(new WireConnectionError('COPY is not spoken on the transaction path', 'CONNECTION_ENDED'));
+        return;
+      default:
+        // Bind/parse/close completions, notices, parameter statuses, notifications: nothing to keep.
+        return;
+    }
+  };
+
+  private received(chunk: Buffer): void {
+    this.onBytes(chunk);
+  }
+
+  /** Whether the connection is gone (every later call fails at once). */
+  get lost(): boolean {
+    return this.lostError !== undefined;
+  }
+
+  /** Calls waiting for their answer. */
+  get inFlight(): number {
+    return this.pending.length;
+  }
+
+  /** Prepares a statement once; its result columns come with it. */
+  prepare(text: string): Promise<Prepared> {
+    const name = `txb${++this.statements}`;
+    return new Promise((resolve, reject) => {
+      this.send(
+        Buffer.concat([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), SYNC]),
+        (err, result) => {
+          if (err) reject(err);
+          else resolve({ name, columns: (result as Pending).columns ?? [] });
+        },
+      );
+    });
+  }
+
+  /** Runs a prepared statement with text parameters; `done` gets its rows or the server's error. */
+  execute(statement: Prepared, values: readonly WireValue[], done: WireCallback): void {
+    this.send(serialize.bind({ statement: statement.name, values: values as WireValue[] }), done, EXECUTE_SYNC);
+  }
+
+  /** `execute` as a promise. */
+  run(statement: Prepared, values: readonly WireValue[]): Promise<WireResult> {
+    return new Promise((resolve, reject) =>
+      this.execute(statement, values, (err, result) => (err ? reject(err) : resolve(result))),
+    );
+  }
+
+  /** Runs SQL without parameters through the simple protocol (BEGIN, COMMIT, ROLLBACK, SET). */
+  simple(text: string): Promise<WireResult> {
+    return new Promise((resolve, reject) =>
+      this.send(serialize.query(text), (err, result) => (err ? reject(err) : resolve(result))),
+    );
+  }
+
+  private send(message: Buffer, done: WireCallback, tail?: Buffer): void {
+    if (this.lostError !== undefined) {
+      const err = this.lostError;
+      queueMicrotask(() => done(err, { rows: [], tag: '' }));
+      return;
+    }
+    this.pending.push({ rows: [], tag: '', error: undefined, columns: undefined, done });
+    // One buffer, one write: a cork would cost a tick and a writev per call.
+    this.socket.write(tail === undefined ? message : Buffer.concat([message, tail]));
+  }
+
+  private lose(err: WireConnectionError): void {
+    if (this.lostError !== undefined) return;
+    this.lostError = err;
+    this.socket.destroy();
+    const waiting = this.pending.splice(0);
+    for (const call of waiting) call.done(err, call);
+    this.onClose?.();
+  }
+
+  /** Closes without a word to the server (it may be gone). */
+  destroy(): void {
+    this.lose(new WireConnectionError('connection closed by txbench', 'CONNECTION_DESTROYED'));
+  }
+
+  /** Says goodbye (Terminate) and closes; destroys the socket if the server does not close within `timeoutMs`. */
+  end(timeoutMs = 1000): Promise<void> {
+    if (this.lostError !== undefined) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.destroy(), timeoutMs);
+      this.socket.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.lostError = new WireConnectionError('connection ended by txbench', 'CONNECTION_ENDED');
+      for (const call of this.pending.splice(0)) call.done(this.lostError, call);
+      this.socket.end(serialize.end());
+    });
+  }
+}
+
+const md5 = (data: string | Buffer): string => createHash('md5').update(data).digest('hex');
+
+const saslData = (msg: BackendMessage): string => (msg as unknown as { data: string }).data;

@@ -1,0 +1,112 @@
+/**
+ * A wire slot as the transaction bodies see it: the statements prepared at open (by index, for
+ * the hot path) and the portable Session (prepared on first use, cached by text). Values travel
+ * as text both ways; result columns are decoded as postgres.js decodes them (numbers for int2,
+ * int4, oid, float4 and float8; booleans; dates; JSON), so a body reads the same values on
+ * either path; int8 and numeric stay strings (money stays exact).
+ */
+import type { Row, Session } from '../../connections.js';
+import type { Prepared, WireConnection, WireResult, WireValue } from './connection.js';
+
+export class WireSlot implements Session {
+  readonly dialect = 'postgres';
+  /** The statements given at open, prepared in that order. */
+  prepared: Prepared[] = [];
+  private readonly cache = new Map<string, Promise<Prepared>>();
+
+  constructor(readonly conn: WireConnection) {}
+
+  async prepareAll(texts: readonly string[]): Promise<void> {
+    this.prepared = await Promise.all(texts.map((t) => this.statement(t)));
+  }
+
+  param(i: number): string {
+    return `$${i}`;
+  }
+
+  async query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    const statement = await this.statement(sql);
+    return rowObjects(statement, await this.conn.run(statement, params.map(toText))) as T[];
+  }
+
+  async execute(sql: string, params: readonly unknown[] = []): Promise<number> {
+    return affectedRows(await this.conn.run(await this.statement(sql), params.map(toText)));
+  }
+
+  begin = async (): Promise<void> => void (await this.conn.simple('begin'));
+  commit = async (): Promise<void> => void (await this.conn.simple('commit'));
+  rollback = async (): Promise<void> => void (await this.conn.simple('rollback'));
+
+  private statement(text: string): Promise<Prepared> {
+    let p = this.cache.get(text);
+    if (p === undefined) {
+      p = this.conn.prepare(text);
+      // A statement that failed to prepare is tried again next time, not cached as failed.
+      p.catch(() => this.cache.delete(text));
+      this.cache.set(text, p);
+    }
+    return p;
+  }
+}
+
+/** The number in a command tag ("UPDATE 3", "INSERT 0 1"); 0 when it has none. */
+export function affectedRows(result: WireResult): number {
+  const n = Number(result.tag.slice(result.tag.lastIndexOf(' ') + 1));
+  return Number.isFinite(n) ? n : 0;
+}
+
+const NUMBER_TYPES = new Set([21, 23, 26, 700, 701]);
+const DATE_TYPES = new Set([1082, 1114, 1184]);
+const JSON_TYPES = new Set([114, 3802]);
+
+/** A text value as postgres.js would hand it back, by the column's type. */
+export function decodeValue(text: WireValue, typeId: number): unknown {
+  if (text === null) return null;
+  if (NUMBER_TYPES.has(typeId)) return +text;
+  if (typeId === 16) return text === 't';
+  if (DATE_TYPES.has(typeId)) return new Date(text);
+  if (JSON_TYPES.has(typeId)) return JSON.parse(text) as unknown;
+  return text;
+}
+
+export function rowObjects(statement: Prepared, result: WireResult): Row[] {
+  const { columns } = statement;
+  return result.rows.map((values) => {
+    const row: Row = {};
+    for (let i = 0; i < columns.length; i++) row[columns[i]!.name] = decodeValue(values[i] ?? null, columns[i]!.typeId);
+    return row;
+  });
+}
+
+/** A parameter as PostgreSQL reads it in text form. */
+export function toText(value: unknown): WireValue {
+  if (value === null || value === undefined) return null;
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'number':
+    case 'bigint':
+      return String(value);
+    case 'boolean':
+      return value ? 't' : 'f';
+    default:
+      if (value instanceof Date) return value.toISOString();
+      if (Array.isArray(value)) return arrayLiteral(value);
+      if (Buffer.isBuffer(value)) return `\\x${value.toString('hex')}`;
+      return JSON.stringify(value);
+  }
+}
+
+/** An array literal ({1,2,3}, {"a","b \"c\""}, nested arrays as nested braces). */
+export function arrayLiteral(values: readonly unknown[]): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) out += ',';
+    const v = values[i];
+    if (v === null || v === undefined) out += 'NULL';
+    else if (typeof v === 'number' || typeof v === 'bigint') out += String(v);
+    else if (Array.isArray(v)) out += arrayLiteral(v);
+    else out += `"${String(toText(v)).replace(/[\\"]/g, '\\$&')}"`;
+  }
+  return out + '}';
+}

@@ -1,7 +1,8 @@
 /**
  * Section 1, client cost per transaction: load 4 warehouses into the bench's PostgreSQL 15 (timed),
  * then zero-think runs in client-SQL and procedure mode, each in its own process, with txbench's CPU
- * per transaction (from its own report) next to the server's (from /proc over the same window).
+ * per transaction (from its own report) next to the server's (from /proc over the same window);
+ * then both modes again on postgres.js instead of the wire path, to show what the wire path buys.
  */
 import type { BenchConfig } from './config.js';
 import { formatTable, num, type Column, type TargetDef } from './figures.js';
@@ -13,7 +14,13 @@ import { settle } from './settle.js';
 export interface ClientCostData {
   warehouses: number;
   load: { seconds: number; phaseSeconds: LoadResult['phaseSeconds']; rows: number };
-  runs: { clientSql: RunFigures | { error: string }; procedures: RunFigures | { error: string } };
+  runs: {
+    clientSql: RunFigures | { error: string };
+    procedures: RunFigures | { error: string };
+    /** Both modes on postgres.js (TXBENCH_PG_DRIVER=postgres.js): what the wire path bought. */
+    clientSqlPostgresJs?: RunFigures | { error: string };
+    proceduresPostgresJs?: RunFigures | { error: string };
+  };
   /** The database the runs used (section 2 drives the same one). */
   url: string;
 }
@@ -33,22 +40,28 @@ export async function clientCost(
     warmupMs: cfg.warmupMs,
     durationMs: cfg.durationMs,
   };
-  const attempt = async (procedures: boolean): Promise<RunFigures | { error: string }> => {
+  const attempt = async (
+    procedures: boolean,
+    driver?: 'postgres.js',
+  ): Promise<RunFigures | { error: string }> => {
     progress(
-      `${procedures ? 'procedure' : 'client-SQL'} mode, ${cfg.terminals} terminals, ${(cfg.warmupMs + cfg.durationMs) / 1000} s`,
+      `${procedures ? 'procedure' : 'client-SQL'} mode${driver ? ` on ${driver}` : ''}, ${cfg.terminals} terminals, ${(cfg.warmupMs + cfg.durationMs) / 1000} s`,
     );
     try {
-      return await runTxbench(url, { ...spec, procedures }, cluster.pid);
+      const env: Record<string, string> = driver ? { TXBENCH_PG_DRIVER: driver } : {};
+      return await runTxbench(url, { ...spec, procedures, env }, cluster.pid);
     } catch (err) {
       return { error: err instanceof Error ? err.message : String(err) };
     }
   };
   const clientSql = await attempt(false);
   const procedures = await attempt(true);
+  const clientSqlPostgresJs = await attempt(false, 'postgres.js');
+  const proceduresPostgresJs = await attempt(true, 'postgres.js');
   return {
     warehouses: cfg.warehouses,
     load: { seconds: load.seconds, phaseSeconds: load.phaseSeconds, rows: load.rows },
-    runs: { clientSql, procedures },
+    runs: { clientSql, procedures, clientSqlPostgresJs, proceduresPostgresJs },
     url,
   };
 }
@@ -95,6 +108,16 @@ export const CLIENT_COST_TARGETS: readonly TargetDef<ClientCostData>[] = [
     value: (d) =>
       isRun(d.runs.clientSql) ? d.runs.clientSql.client.usPerTransaction : d.runs.clientSql.error,
   },
+  {
+    figure: 'client CPU per transaction, client-SQL ÷ procedure mode',
+    unit: '',
+    op: '<=',
+    limit: 2,
+    value: (d) =>
+      isRun(d.runs.clientSql) && isRun(d.runs.procedures)
+        ? d.runs.clientSql.client.usPerTransaction / d.runs.procedures.client.usPerTransaction
+        : 'needs both runs',
+  },
 ];
 
 type Row = { mode: string; run: RunFigures | { error: string } };
@@ -128,6 +151,12 @@ export function clientCostTable(d: ClientCostData): string {
       [
         { mode: 'client-SQL', run: d.runs.clientSql },
         { mode: 'procedures', run: d.runs.procedures },
+        ...(d.runs.clientSqlPostgresJs
+          ? [{ mode: 'client-SQL on postgres.js', run: d.runs.clientSqlPostgresJs }]
+          : []),
+        ...(d.runs.proceduresPostgresJs
+          ? [{ mode: 'procedures on postgres.js', run: d.runs.proceduresPostgresJs }]
+          : []),
       ],
       'markdown',
     ),

@@ -36,6 +36,8 @@ export interface PgbenchData {
   pgbench: PgbenchFigures;
   /** Section 1's procedure-mode run, the txbench side of the comparison (null when it failed). */
   txbench: RunFigures | null;
+  /** Section 1's procedure-mode run on postgres.js, for comparison. */
+  txbenchPostgresJs?: RunFigures | null;
 }
 
 export async function pgbenchSection(
@@ -117,6 +119,7 @@ export async function pgbenchSection(
       otherCores: round(Math.max(0, hostS - serverS - clientS) / elapsedS, 3),
     },
     txbench: isRun(s1.runs.procedures) ? s1.runs.procedures : null,
+    txbenchPostgresJs: isRun(s1.runs.proceduresPostgresJs) ? s1.runs.proceduresPostgresJs : null,
   };
 }
 
@@ -160,7 +163,7 @@ export const PGBENCH_TARGETS: readonly TargetDef<PgbenchData>[] = [
     figure: 'client CPU per transaction, txbench ÷ pgbench',
     unit: '',
     op: '<=',
-    limit: 2,
+    limit: 1.5,
     value: (d) =>
       d.txbench
         ? d.txbench.client.usPerTransaction / d.pgbench.client.usPerTransaction
@@ -190,17 +193,18 @@ export function pgbenchTable(d: PgbenchData): string {
       otherCores: d.pgbench.otherCores,
     },
   ];
-  if (d.txbench) {
-    rows.push({
-      driver: 'txbench --procedures (section 1)',
-      tps: d.txbench.tps,
-      clientUs: d.txbench.client.usPerTransaction,
-      clientCores: d.txbench.client.coresUsed,
-      serverUs: d.txbench.server?.usPerTransaction,
-      serverCores: d.txbench.server?.coresUsed,
-      otherCores: d.txbench.otherCores ?? undefined,
-    });
-  }
+  const txbenchRow = (driver: string, run: RunFigures): Row => ({
+    driver,
+    tps: run.tps,
+    clientUs: run.client.usPerTransaction,
+    clientCores: run.client.coresUsed,
+    serverUs: run.server?.usPerTransaction,
+    serverCores: run.server?.coresUsed,
+    otherCores: run.otherCores ?? undefined,
+  });
+  if (d.txbench) rows.push(txbenchRow('txbench --procedures (section 1)', d.txbench));
+  if (d.txbenchPostgresJs)
+    rows.push(txbenchRow('txbench --procedures on postgres.js (section 1)', d.txbenchPostgresJs));
   const columns: Column<Row>[] = [
     { header: 'driver', align: 'left', text: (r) => r.driver },
     { header: 'TPS', align: 'right', text: (r) => num(r.tps) },

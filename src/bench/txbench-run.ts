@@ -20,6 +20,8 @@ export interface RunSpec {
   durationMs: number;
   /** Watch the disks, host and database while running (txbench's default); off for --no-monitor. */
   monitor?: boolean;
+  /** Extra environment for the run's process (TXBENCH_PG_DRIVER=postgres.js for the old driver path). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** The part of txbench's run report the bench reads. */
@@ -81,7 +83,7 @@ export async function runTxbench(url: string, spec: RunSpec, postmasterPid?: num
     },
   };
   const { child, finished } = startNode(RUN_CHILD, [], spec.warmupMs + spec.durationMs + 180_000, {
-    env: { ...process.env, BENCH_RUN_REQUEST: JSON.stringify(request) },
+    env: { ...process.env, ...spec.env, BENCH_RUN_REQUEST: JSON.stringify(request) },
   });
   type Sample = { cpuS: number; hostS: number; at: number };
   let serverStart: Sample | undefined;

@@ -21,7 +21,47 @@ interface Pair {
   server: net.Socket;
 }
 
-export async function startRelay(targetPort: number, targetHost = '127.0.0.1'): Promise<Relay> {
+export interface RelayOptions {
+  /**
+   * Delivers the server's bytes in pieces of 1 to 7 bytes, a millisecond apart, so that the
+   * client reads every message in parts (a parser's partial-message paths).
+   */
+  trickle?: boolean;
+}
+
+/** Splits the server's bytes into pieces and writes them one at a time, in order. */
+function trickler(to: net.Socket): (chunk: Buffer) => void {
+  const queue: Buffer[] = [];
+  let pumping = false;
+  let seed = 7;
+  const pump = (): void => {
+    const piece = queue.shift();
+    if (piece === undefined || to.destroyed) {
+      pumping = false;
+      return;
+    }
+    to.write(piece);
+    setTimeout(pump, 1);
+  };
+  return (chunk) => {
+    for (let at = 0; at < chunk.length;) {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      const size = 1 + (seed % 7);
+      queue.push(chunk.subarray(at, at + size));
+      at += size;
+    }
+    if (!pumping) {
+      pumping = true;
+      pump();
+    }
+  };
+}
+
+export async function startRelay(
+  targetPort: number,
+  targetHost = '127.0.0.1',
+  options: RelayOptions = {},
+): Promise<Relay> {
   const pairs = new Set<Pair>();
   let refusing = false;
   let holding = false;
@@ -46,7 +86,7 @@ export async function startRelay(targetPort: number, targetHost = '127.0.0.1'): 
       server.destroy();
     };
     client.on('data', forward(server));
-    server.on('data', forward(client));
+    server.on('data', options.trickle ? trickler(client) : forward(client));
     client.on('close', end);
     server.on('close', end);
     client.on('error', end);

@@ -122,12 +122,17 @@ export class WireConnection {
         reject(err);
       };
       const timer = setTimeout(
-        () => fail(new WireConnectionError(`no answer from the server within ${timeoutMs} ms`, 'CONNECT_TIMEOUT')),
+        () =>
+          fail(
+            new WireConnectionError(`no answer from the server within ${timeoutMs} ms`, 'CONNECT_TIMEOUT'),
+          ),
         timeoutMs,
       );
       const password = (): string => {
         if (target.password === undefined)
-          throw Object.assign(new Error('the server asks for a password and none was given'), { code: '28P01' });
+          throw Object.assign(new Error('the server asks for a password and none was given'), {
+            code: '28P01',
+          });
         return target.password;
       };
       const onStartup = (msg: BackendMessage): void => {
@@ -191,11 +196,15 @@ export class WireConnection {
         } catch (err) {
           // An authentication request pg-protocol does not know (GSS, SSPI) throws from its parser.
           const e = err instanceof Error ? err : new Error(String(err));
-          fail(/Unknown authenticationOk message type/.test(e.message) ? new UnsupportedByWire(e.message) : e);
+          fail(
+            /Unknown authenticationOk message type/.test(e.message) ? new UnsupportedByWire(e.message) : e,
+          );
         }
       };
       const onEarlyClose = (): void =>
-        fail(new WireConnectionError('the server closed the connection while connecting', 'CONNECTION_CLOSED'));
+        fail(
+          new WireConnectionError('the server closed the connection while connecting', 'CONNECTION_CLOSED'),
+        );
       this.onBytes = onStartupData;
       socket.once('error', fail);
       socket.once('close', onEarlyClose);
@@ -235,7 +244,10 @@ export class WireConnection {
         return;
       case 'rowDescription':
         if (call)
-          call.columns = (msg as RowDescriptionMessage).fields.map((f) => ({ name: f.name, typeId: f.dataTypeID }));
+          call.columns = (msg as RowDescriptionMessage).fields.map((f) => ({
+            name: f.name,
+            typeId: f.dataTypeID,
+          }));
         return;
       case 'error':
         if (call && call.error === undefined) call.error = msg as unknown as Error;
@@ -287,7 +299,11 @@ export class WireConnection {
 
   /** Runs a prepared statement with text parameters; `done` gets its rows or the server's error. */
   execute(statement: Prepared, values: readonly WireValue[], done: WireCallback): void {
-    this.send(serialize.bind({ statement: statement.name, values: values as WireValue[] }), done, EXECUTE_SYNC);
+    this.send(
+      serialize.bind({ statement: statement.name, values: values as WireValue[] }),
+      done,
+      EXECUTE_SYNC,
+    );
   }
 
   /** `execute` as a promise. */
@@ -302,6 +318,16 @@ export class WireConnection {
     return new Promise((resolve, reject) =>
       this.send(serialize.query(text), (err, result) => (err ? reject(err) : resolve(result))),
     );
+  }
+
+  /** Calls made inside `work` leave in one write (a pipeline). */
+  batch(work: () => void): void {
+    this.socket.cork();
+    try {
+      work();
+    } finally {
+      this.socket.uncork();
+    }
   }
 
   private send(message: Buffer, done: WireCallback, tail?: Buffer): void {

@@ -45,7 +45,13 @@ export function scramClient(
         throw new Error('SCRAM: the server nonce does not extend the client nonce');
       if (salt === undefined || !Number.isInteger(iterations) || iterations < 1)
         throw new Error('SCRAM: the server-first-message lacks a salt or an iteration count');
-      const salted = pbkdf2Sync(password.normalize('NFKC'), Buffer.from(salt, 'base64'), iterations, 32, 'sha256');
+      const salted = pbkdf2Sync(
+        password.normalize('NFKC'),
+        Buffer.from(salt, 'base64'),
+        iterations,
+        32,
+        'sha256',
+      );
       const clientKey = hmac(salted, 'Client Key');
       const storedKey = createHash('sha256').update(clientKey).digest();
       const withoutProof = `c=biws,r=${serverNonce}`;
@@ -65,7 +71,9 @@ export function scramClient(
         given.length !== expectedSignature.length ||
         !timingSafeEqual(given, expectedSignature)
       )
-        throw new Error('SCRAM: the server signature does not match (not the server that holds this password)');
+        throw new Error(
+          'SCRAM: the server signature does not match (not the server that holds this password)',
+        );
     },
   };
 }

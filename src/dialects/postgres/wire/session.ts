@@ -2,8 +2,8 @@
  * A wire slot as the transaction bodies see it: the statements prepared at open (by index, for
  * the hot path) and the portable Session (prepared on first use, cached by text). Values travel
  * as text both ways; result columns are decoded as postgres.js decodes them (numbers for int2,
- * int4, oid, float4 and float8; booleans; dates; JSON), so a body reads the same values on
- * either path; int8 and numeric stay strings (money stays exact).
+ * int4, oid, float4 and float8; booleans; dates; JSON; arrays of these and of text), so a body
+ * reads the same values on either path; int8 and numeric stay strings (money stays exact).
  */
 import type { Row, Session } from '../../connections.js';
 import type { Prepared, WireConnection, WireResult, WireValue } from './connection.js';
@@ -37,7 +37,8 @@ export class WireSlot implements Session {
   commit = async (): Promise<void> => void (await this.conn.simple('commit'));
   rollback = async (): Promise<void> => void (await this.conn.simple('rollback'));
 
-  private statement(text: string): Promise<Prepared> {
+  /** The statement prepared on this connection for `text` (prepared now if new). */
+  statement(text: string): Promise<Prepared> {
     let p = this.cache.get(text);
     if (p === undefined) {
       p = this.conn.prepare(text);
@@ -59,9 +60,31 @@ const NUMBER_TYPES = new Set([21, 23, 26, 700, 701]);
 const DATE_TYPES = new Set([1082, 1114, 1184]);
 const JSON_TYPES = new Set([114, 3802]);
 
+/** Array types by their element type: those a workload may read back as arrays. */
+const ARRAY_ELEMENT = new Map([
+  [1005, 21],
+  [1007, 23],
+  [1028, 26],
+  [1021, 700],
+  [1022, 701],
+  [1000, 16],
+  [1182, 1082],
+  [1115, 1114],
+  [1185, 1184],
+  [1016, 20],
+  [1231, 1700],
+  [1009, 25],
+  [1015, 1043],
+  [1014, 1042],
+  [199, 114],
+  [3807, 3802],
+]);
+
 /** A text value as postgres.js would hand it back, by the column's type. */
 export function decodeValue(text: WireValue, typeId: number): unknown {
   if (text === null) return null;
+  const element = ARRAY_ELEMENT.get(typeId);
+  if (element !== undefined) return parseArray(text, element);
   if (NUMBER_TYPES.has(typeId)) return +text;
   if (typeId === 16) return text === 't';
   if (DATE_TYPES.has(typeId)) return new Date(text);
@@ -69,11 +92,47 @@ export function decodeValue(text: WireValue, typeId: number): unknown {
   return text;
 }
 
+/** An array's text form ({1,2}, {"a b",NULL}, {{1},{2}}, [0:1]={1,2}), elements decoded by type. */
+export function parseArray(text: string, elementType: number): unknown[] {
+  let i = text.startsWith('[') ? text.indexOf('=') + 1 : 0;
+  const level = (): unknown[] => {
+    const out: unknown[] = [];
+    i++; // the opening brace
+    while (i < text.length) {
+      const ch = text[i];
+      if (ch === '}') {
+        i++;
+        return out;
+      }
+      if (ch === ',') i++;
+      else if (ch === '{') out.push(level());
+      else if (ch === '"') {
+        let value = '';
+        for (i++; i < text.length && text[i] !== '"'; i++) {
+          if (text[i] === '\\') i++;
+          value += text[i];
+        }
+        i++;
+        out.push(decodeValue(value, elementType));
+      } else {
+        let end = i;
+        while (end < text.length && text[end] !== ',' && text[end] !== '}') end++;
+        const raw = text.slice(i, end);
+        i = end;
+        out.push(raw === 'NULL' ? null : decodeValue(raw, elementType));
+      }
+    }
+    return out;
+  };
+  return level();
+}
+
 export function rowObjects(statement: Prepared, result: WireResult): Row[] {
   const { columns } = statement;
   return result.rows.map((values) => {
     const row: Row = {};
-    for (let i = 0; i < columns.length; i++) row[columns[i]!.name] = decodeValue(values[i] ?? null, columns[i]!.typeId);
+    for (let i = 0; i < columns.length; i++)
+      row[columns[i]!.name] = decodeValue(values[i] ?? null, columns[i]!.typeId);
     return row;
   });
 }

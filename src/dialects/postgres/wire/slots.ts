@@ -16,7 +16,11 @@ import type { WireTarget } from './target.js';
 
 const OPEN_TIMEOUT_MS = 10_000;
 
-async function openSlot(target: WireTarget, statements: readonly string[], timeoutMs: number): Promise<WireSlot> {
+async function openSlot(
+  target: WireTarget,
+  statements: readonly string[],
+  timeoutMs: number,
+): Promise<WireSlot> {
   const slot = new WireSlot(await WireConnection.open(target, timeoutMs));
   try {
     await slot.prepareAll(statements);
@@ -46,7 +50,9 @@ export async function openWireConnections(
       async (s) => s.conn.destroy(),
     );
   } catch (err) {
-    throw err instanceof TxbenchError || err instanceof UnsupportedByWire ? err : describeConnectionError(err, url);
+    throw err instanceof TxbenchError || err instanceof UnsupportedByWire
+      ? err
+      : describeConnectionError(err, url);
   }
   const attempts = new Array<number>(opened.length).fill(0);
   const cancelTarget: CancelTarget = {

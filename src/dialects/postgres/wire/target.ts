@@ -53,7 +53,10 @@ export function wireTarget(url: string, env: NodeJS.ProcessEnv = process.env): W
     ? decodeURIComponent(u.password)
     : (u.searchParams.get('password') ?? env.PGPASSWORD ?? undefined);
   const database =
-    decodeURIComponent(u.pathname.replace(/^\//, '')) || u.searchParams.get('dbname') || env.PGDATABASE || user;
+    decodeURIComponent(u.pathname.replace(/^\//, '')) ||
+    u.searchParams.get('dbname') ||
+    env.PGDATABASE ||
+    user;
   return {
     target: {
       host,

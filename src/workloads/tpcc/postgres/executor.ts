@@ -1,8 +1,8 @@
 /**
  * TPC-C on PostgreSQL: one connection per slot, the five transactions as client-side SQL or as
- * server-side functions (`--procedures`, installed on first use). Procedure mode runs on the
- * wire path (dialects/postgres/wire) when the URL allows it (no TLS) and the server speaks what
- * it does; otherwise, and with TXBENCH_PG_DRIVER=postgres.js, on postgres.js.
+ * server-side functions (`--procedures`, installed on first use). Both run on the wire path
+ * (dialects/postgres/wire) when the URL allows it (no TLS) and the server speaks what it does;
+ * otherwise, and with TXBENCH_PG_DRIVER=postgres.js, on postgres.js.
  */
 import { connectChecked } from '../../../dialects/postgres/connect.js';
 import { openPostgresConnections } from '../../../dialects/postgres/connections.js';
@@ -13,7 +13,7 @@ import type { TransactionSet } from '../../workload.js';
 import { tpccTransactions, type TpccRunState, type TpccTerminal } from '../bodies.js';
 import type { TpccCounters } from '../profile.js';
 import type { ExecutorOptions } from '../tpcc-types.js';
-import { clientSqlTransactions } from './client-sql.js';
+import { clientSqlTransactions, wireClientSqlTransactions } from './client-sql.js';
 import { installProcedures, procedureTransactions } from './procedure-calls.js';
 import { WIRE_PROCEDURE_STATEMENTS, wireProcedureTransactions } from './wire-procedure-calls.js';
 
@@ -28,24 +28,22 @@ export async function openPostgresTpcc(
   run: TpccRunState,
   options: ExecutorOptions,
 ): Promise<TransactionSet<TpccTerminal, TpccCounters>> {
-  if (options.procedures && wantsWire()) {
+  if (wantsWire()) {
     const wire = wireTarget(url);
     if ('target' in wire) {
-      const admin = await connectChecked(url, { max: 1 });
+      if (options.procedures) await installWith(url);
       try {
-        await admin.reserve().then(async (conn) => {
-          try {
-            await installProcedures(conn);
-          } finally {
-            conn.release();
-          }
-        });
-      } finally {
-        await admin.end({ timeout: 5 }).catch(() => undefined);
-      }
-      try {
-        const connections = await openWireConnections(url, wire.target, slots, WIRE_PROCEDURE_STATEMENTS);
-        return tpccTransactions(connections, wireProcedureTransactions, run);
+        const connections = await openWireConnections(
+          url,
+          wire.target,
+          slots,
+          options.procedures ? WIRE_PROCEDURE_STATEMENTS : [],
+        );
+        return tpccTransactions(
+          connections,
+          options.procedures ? wireProcedureTransactions : wireClientSqlTransactions,
+          run,
+        );
       } catch (err) {
         if (!(err instanceof UnsupportedByWire)) throw err;
       }
@@ -63,4 +61,19 @@ export async function openPostgresTpcc(
     options.procedures ? procedureTransactions : clientSqlTransactions,
     run,
   );
+}
+
+/** Installs the functions over a postgres.js connection of its own (the wire path has no DDL). */
+async function installWith(url: string): Promise<void> {
+  const admin = await connectChecked(url, { max: 1 });
+  try {
+    const conn = await admin.reserve();
+    try {
+      await installProcedures(conn);
+    } finally {
+      conn.release();
+    }
+  } finally {
+    await admin.end({ timeout: 5 }).catch(() => undefined);
+  }
 }

@@ -1,0 +1,104 @@
+/**
+ * What client-side SQL needs of a PostgreSQL driver: statements sent together (pipelined), each
+ * with its own result, and one statement at a time. Two runners: postgres.js (reserved
+ * connections) and the wire path (dialects/postgres/wire). Both prepare a statement with
+ * parameters once per connection and send one without parameters (BEGIN, COMMIT) as it is.
+ */
+import type { Row } from '../../../dialects/connections.js';
+import type { PostgresConn } from '../../../dialects/postgres/connections.js';
+import { classifyPostgresError } from '../../../dialects/postgres/errors.js';
+import type { WireResult } from '../../../dialects/postgres/wire/connection.js';
+import { rowObjects, toText, type WireSlot } from '../../../dialects/postgres/wire/session.js';
+
+export interface PgStatement {
+  readonly sql: string;
+  /** Present: a prepared statement with these parameters. Absent: sent as it is. */
+  readonly params?: readonly unknown[];
+}
+
+export const BEGIN: PgStatement = { sql: 'begin' };
+export const BEGIN_READ_ONLY: PgStatement = { sql: 'begin isolation level repeatable read read only' };
+export const COMMIT: PgStatement = { sql: 'commit' };
+export const ROLLBACK: PgStatement = { sql: 'rollback' };
+
+export interface PgRunner {
+  /**
+   * Sends the statements together and waits for all of them. If any fails, the transaction is
+   * rolled back and the first error is thrown (later ones are only "transaction is aborted" echoes).
+   */
+  pipeline(statements: readonly PgStatement[]): Promise<Row[][]>;
+  query(sql: string, params: readonly unknown[]): Promise<Row[]>;
+  rollback(): Promise<void>;
+}
+
+type Params = Parameters<PostgresConn['unsafe']>[1];
+
+const pgJsRunners = new WeakMap<PostgresConn, PgRunner>();
+
+export function postgresJsRunner(conn: PostgresConn): PgRunner {
+  let runner = pgJsRunners.get(conn);
+  if (runner === undefined) {
+    const run = (s: PgStatement): Promise<Row[]> =>
+      (s.params === undefined
+        ? conn.unsafe(s.sql)
+        : conn.unsafe(s.sql, s.params as Params, { prepare: true })) as unknown as Promise<Row[]>;
+    runner = {
+      async pipeline(statements) {
+        const settled = await Promise.allSettled(statements.map(run));
+        const failure = settled.find((s) => s.status === 'rejected');
+        if (failure !== undefined) {
+          // Never write to a reserved connection whose server side is gone: postgres.js 3.4.9 then
+          // throws from a setImmediate and takes the process down (porsager/postgres#1208).
+          if (classifyPostgresError(failure.reason) !== 'connection')
+            await conn.unsafe('rollback').catch(() => undefined);
+          throw failure.reason;
+        }
+        return settled.map((s) => (s.status === 'fulfilled' ? s.value : []));
+      },
+      query: (sql, params) => run({ sql, params }),
+      rollback: async () => void (await conn.unsafe('rollback')),
+    };
+    pgJsRunners.set(conn, runner);
+  }
+  return runner;
+}
+
+const wireRunners = new WeakMap<WireSlot, PgRunner>();
+
+export function wireRunner(slot: WireSlot): PgRunner {
+  let runner = wireRunners.get(slot);
+  if (runner === undefined) {
+    const { conn } = slot;
+    runner = {
+      async pipeline(statements) {
+        // Statements new to this connection are prepared first (once), in one round trip.
+        const prepared = await Promise.all(
+          statements.map((s) => (s.params === undefined ? undefined : slot.statement(s.sql))),
+        );
+        const pending: Promise<WireResult>[] = [];
+        conn.batch(() => {
+          for (let i = 0; i < statements.length; i++) {
+            const s = statements[i]!;
+            const p = prepared[i];
+            pending.push(p === undefined ? conn.simple(s.sql) : conn.run(p, s.params!.map(toText)));
+          }
+        });
+        const settled = await Promise.allSettled(pending);
+        const failure = settled.find((s) => s.status === 'rejected');
+        if (failure !== undefined) {
+          if (classifyPostgresError(failure.reason) !== 'connection' && !conn.lost)
+            await conn.simple('rollback').catch(() => undefined);
+          throw failure.reason;
+        }
+        return settled.map((s, i) => {
+          const p = prepared[i];
+          return s.status === 'fulfilled' && p !== undefined ? rowObjects(p, s.value) : [];
+        });
+      },
+      query: (sql, params) => slot.query(sql, params),
+      rollback: async () => void (await conn.simple('rollback')),
+    };
+    wireRunners.set(slot, runner);
+  }
+  return runner;
+}

@@ -17,7 +17,18 @@ import { loadTpcc } from '../../dist/workloads/tpcc/loader.js';
 import { openSlot } from '../../dist/workloads/tpcc/mysql/executor.js';
 import { installProcedures as installMysqlProcedures } from '../../dist/workloads/tpcc/mysql/procedures.js';
 import * as mysqlTx from '../../dist/workloads/tpcc/mysql/transactions.js';
-import { clientSqlTransactions as pgClientSql } from '../../dist/workloads/tpcc/postgres/client-sql.js';
+import {
+  clientSqlTransactions as pgClientSql,
+  wireClientSqlTransactions as wireClientSql,
+} from '../../dist/workloads/tpcc/postgres/client-sql.js';
+import {
+  WIRE_PROCEDURE_STATEMENTS,
+  wireProcedureTransactions as wireProcedures,
+} from '../../dist/workloads/tpcc/postgres/wire-procedure-calls.js';
+import { WireConnection } from '../../dist/dialects/postgres/wire/connection.js';
+import { WireSlot } from '../../dist/dialects/postgres/wire/session.js';
+import { wireTarget } from '../../dist/dialects/postgres/wire/target.js';
+import type { TpccOperations } from '../../dist/workloads/tpcc/bodies.js';
 import {
   installProcedures as installPgProcedures,
   procedureTransactions as pgProcedures,
@@ -26,8 +37,10 @@ import type { OrderStatusOutput } from '../../dist/workloads/tpcc/order-status-o
 import { dialectsUnderTest, startTestTarget, type TestTarget } from './targets/index.js';
 
 type Row = Record<string, unknown>;
-type Mode = 'client-SQL' | 'procedure';
+type Mode = 'client-SQL' | 'procedure' | 'client-SQL on the wire path' | 'procedure on the wire path';
 const MODES: readonly Mode[] = ['client-SQL', 'procedure'];
+/** PostgreSQL's modes on both of its drivers: postgres.js and the wire path. */
+const PG_MODES: readonly Mode[] = [...MODES, 'client-SQL on the wire path', 'procedure on the wire path'];
 
 /** The transactions under test on one connection of one server, and plain queries beside them. */
 interface Server {
@@ -57,21 +70,42 @@ async function postgresServer(url: string): Promise<Server> {
   const sql = connect(url, { max: 1 });
   const conn = await sql.reserve();
   await installPgProcedures(conn);
-  const tx = (mode: Mode) => (mode === 'procedure' ? pgProcedures : pgClientSql);
+  const target = wireTarget(url);
+  if (!('target' in target)) throw new Error(`the wire path does not take ${url}: ${target.unsupported}`);
+  const slot = new WireSlot(await WireConnection.open(target.target, 10_000));
+  await slot.prepareAll(WIRE_PROCEDURE_STATEMENTS);
+  type Ops = { ops: TpccOperations<unknown>; handle: unknown };
+  const on = <H>(ops: TpccOperations<H>, handle: H): Ops => ({
+    ops: ops as TpccOperations<unknown>,
+    handle,
+  });
+  const byMode: Record<Mode, Ops> = {
+    'client-SQL': on(pgClientSql, conn),
+    procedure: on(pgProcedures, conn),
+    'client-SQL on the wire path': on(wireClientSql, slot),
+    'procedure on the wire path': on(wireProcedures, slot),
+  };
   const query = async (text: string): Promise<Row[]> => [...(await conn.unsafe<postgres.Row[]>(text))];
   return {
-    newOrder: (mode, input) => tx(mode).newOrder(conn, W, input),
-    payment: (mode, last) => tx(mode).payment(conn, W, paymentInput(last)),
-    orderStatus: (mode, customer) => tx(mode).orderStatus(conn, W, { d: D, customer: customerRef(customer) }),
+    newOrder: async (mode, input) => void (await byMode[mode].ops.newOrder(byMode[mode].handle, W, input)),
+    payment: async (mode, last) =>
+      void (await byMode[mode].ops.payment(byMode[mode].handle, W, paymentInput(last))),
+    orderStatus: async (mode, customer) =>
+      (await byMode[mode].ops.orderStatus(byMode[mode].handle, W, {
+        d: D,
+        customer: customerRef(customer),
+      })) as OrderStatusOutput,
     query,
     async rowsInserted() {
-      // This backend's counts reach the shared statistics when it goes idle after this call.
+      // Each backend's counts reach the shared statistics when it goes idle after this call.
+      await slot.query('select pg_stat_force_next_flush()');
       await query('select pg_stat_force_next_flush()');
       const [row] = await query(`select sum(n_tup_ins)::int as n from pg_stat_user_tables
         where relname in ('orders', 'new_order', 'order_line')`);
       return Number(row!.n);
     },
     async close() {
+      await slot.conn.end();
       conn.release();
       await sql.end({ timeout: 5 });
     },
@@ -143,7 +177,8 @@ for (const name of servers) {
       await target?.stop();
     });
 
-    for (const mode of MODES) {
+    const modes = name === 'postgres' ? PG_MODES : MODES;
+    for (const mode of modes) {
       it(`${mode}: a rolled-back New-Order writes its order, new-order and valid lines, then undoes all of it`, async () => {
         // Four valid lines (item 2 twice) and the unused item last, as the inputs draw them.
         const input: NewOrderInput = {
@@ -180,7 +215,7 @@ for (const name of servers) {
       expect(after[3]![0]!.n).toBe(Number(before[3]![0]!.n) + 5);
     });
 
-    for (const mode of MODES) {
+    for (const mode of modes) {
       it(`${mode}: Order-Status returns the customer, the newest order and its lines`, async () => {
         const [c] = await server.query(
           `select c_id, c_balance, c_first, c_middle, c_last from customer where c_w_id = ${W} and c_d_id = ${D} and c_id = 7`,
@@ -246,7 +281,7 @@ for (const name of servers) {
         server.query(
           `select c_id, c_payment_cnt from customer where c_w_id = ${W} and c_d_id = ${D} and c_last = 'TXBTIE' order by c_id`,
         );
-      for (const mode of MODES) {
+      for (const mode of modes) {
         const before = await paymentCounts();
         await server.payment(mode, 'TXBTIE');
         const after = await paymentCounts();
@@ -256,7 +291,7 @@ for (const name of servers) {
       }
       expect(tieChoices.get(`${name} client-SQL Payment`)).toBe(12);
       expect(tieChoices.get(`${name} procedure Payment`)).toBe(12);
-      for (const mode of MODES) {
+      for (const mode of modes) {
         const output = await server.orderStatus(mode, { last: 'TXBTIE' });
         tieChoices.set(`${name} ${mode} Order-Status`, output.customer.c);
       }
@@ -270,7 +305,8 @@ if (servers.length === 2) {
   describe('by-name ties across servers', () => {
     it('PostgreSQL and MariaDB choose the same customer', () => {
       const choices = [...tieChoices.values()];
-      expect(choices).toHaveLength(8);
+      // Payment and Order-Status in each mode: four on PostgreSQL (two drivers), two on MariaDB.
+      expect(choices).toHaveLength(2 * (PG_MODES.length + MODES.length));
       expect(new Set(choices)).toEqual(new Set([12]));
     });
   });

@@ -92,11 +92,11 @@ export class WireConnection {
   static open(target: WireTarget, timeoutMs: number, onClose?: () => void): Promise<WireConnection> {
     // Reads land in one buffer per connection (no stream, no 'data' event, no Buffer per read);
     // each is copied out before parsing, since the parser keeps a partial message's bytes.
-    let conn: WireConnection | undefined;
+    const box: { conn?: WireConnection } = {};
     const onread = {
       buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
       callback: (bytes: number, buffer: Uint8Array): boolean => {
-        conn?.received(Buffer.from(buffer.subarray(0, bytes)));
+        box.conn?.received(Buffer.from(buffer.subarray(0, bytes)));
         return true;
       },
     };
@@ -105,7 +105,8 @@ export class WireConnection {
       : net.connect({ host: target.host, port: target.port, onread });
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 60_000);
-    conn = new WireConnection(socket, onClose);
+    const conn = new WireConnection(socket, onClose);
+    box.conn = conn;
     return conn.start(target, timeoutMs);
   }
 

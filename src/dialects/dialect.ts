@@ -77,6 +77,12 @@ export interface Dialect {
   analyze(table: string): string[];
   /** Opens the connection slots a run's transactions use (the generic executor's contract). */
   readonly openConnections: OpenConnections;
+  /**
+   * Slots for a workload that uses only the portable Session, on the dialect's fastest driver
+   * path (PostgreSQL: the wire path); `handle` is then not the usual driver's. Absent: as
+   * `openConnections`.
+   */
+  readonly openSessionConnections?: OpenConnections;
   classify(err: unknown): ErrorClass;
   tableExists(db: Db, table: string): Promise<boolean>;
   serverInfo(db: Db): Promise<ServerInfo>;

@@ -9,6 +9,7 @@ import { connect, connectChecked, type Sql } from './connect.js';
 import { classifyPostgresError } from './errors.js';
 import { postgresIoCounters } from './io-counters.js';
 import { postgresDdl } from './ddl.js';
+import { openPostgresSessionConnections } from './session-connections.js';
 import { openPostgresConnections } from './connections.js';
 
 /** A Db over a postgres.js pool; a transaction holds one of its connections (`sql.begin`). */
@@ -51,6 +52,7 @@ export const postgresDialect: Dialect = {
   ddl: postgresDdl,
   analyze: (table) => [`analyze ${table}`],
   openConnections: openPostgresConnections,
+  openSessionConnections: openPostgresSessionConnections,
   sql: {
     distinct: (a, b) => `${a} is distinct from ${b}`,
     length: (e) => `length(${e})`,

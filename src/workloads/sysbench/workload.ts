@@ -243,7 +243,8 @@ export const workload = defineWorkload<SysbenchOptions, SysbenchRecord, null, Co
       newCounters: () => ({ reads: 0, writes: 0, other: 0 }),
       async open(url, slots) {
         const { dialectFor } = await import('../../dialects/for-url.js');
-        const connections = await (await dialectFor(url)).openConnections(url, slots);
+        const dialect = await dialectFor(url);
+        const connections = await (dialect.openSessionConnections ?? dialect.openConnections)(url, slots);
         // The statements' text depends only on the database's placeholders: one set for all slots.
         const s0 = connections.session(0);
         const setup: EventSetup = {

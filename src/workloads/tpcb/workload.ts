@@ -169,7 +169,8 @@ export const workload = defineWorkload<TpcbOptions, TpcbRecord, null, { updates:
       newCounters: () => ({ updates: 0 }),
       async open(url, slots) {
         const { dialectFor } = await import('../../dialects/for-url.js');
-        const connections = await (await dialectFor(url)).openConnections(url, slots);
+        const dialect = await dialectFor(url);
+        const connections = await (dialect.openSessionConnections ?? dialect.openConnections)(url, slots);
         const prepared = Array.from({ length: connections.slots }, (_, slot) =>
           statements(connections.session(slot)),
         );

@@ -21,6 +21,11 @@ const STARTUP_PARAMETERS = new Set(['application_name', 'options', 'search_path'
 /** URL options the wire path honours itself or that mean nothing to a plain connection. */
 const HANDLED = new Set(['connect_timeout', 'host', 'port', 'user', 'password', 'dbname']);
 
+/** Whether runs may use the wire path at all: TXBENCH_PG_DRIVER=postgres.js says no (to compare). */
+export function wantsWire(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.TXBENCH_PG_DRIVER !== 'postgres.js';
+}
+
 export type WireTargetResult = { target: WireTarget } | { unsupported: string };
 
 export function wireTarget(url: string, env: NodeJS.ProcessEnv = process.env): WireTargetResult {

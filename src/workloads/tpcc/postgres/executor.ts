@@ -8,7 +8,7 @@ import { connectChecked } from '../../../dialects/postgres/connect.js';
 import { openPostgresConnections } from '../../../dialects/postgres/connections.js';
 import { UnsupportedByWire } from '../../../dialects/postgres/wire/connection.js';
 import { openWireConnections } from '../../../dialects/postgres/wire/slots.js';
-import { wireTarget } from '../../../dialects/postgres/wire/target.js';
+import { wantsWire, wireTarget } from '../../../dialects/postgres/wire/target.js';
 import type { TransactionSet } from '../../workload.js';
 import { tpccTransactions, type TpccRunState, type TpccTerminal } from '../bodies.js';
 import type { TpccCounters } from '../profile.js';
@@ -16,11 +16,6 @@ import type { ExecutorOptions } from '../tpcc-types.js';
 import { clientSqlTransactions, wireClientSqlTransactions } from './client-sql.js';
 import { installProcedures, procedureTransactions } from './procedure-calls.js';
 import { WIRE_PROCEDURE_STATEMENTS, wireProcedureTransactions } from './wire-procedure-calls.js';
-
-/** Which driver a run's PostgreSQL slots use: the wire path where it can, or postgres.js. */
-export function wantsWire(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.TXBENCH_PG_DRIVER !== 'postgres.js';
-}
 
 export async function openPostgresTpcc(
   url: string,

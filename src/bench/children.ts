@@ -71,3 +71,27 @@ export function lastLine(text: string): string {
       .at(-1) ?? ''
   );
 }
+
+/**
+ * Runs a measuring child (a node script given `request` as JSON, printing its result as JSON on
+ * its last line of output) to its end, and reads that result; `what` names it in a failure.
+ */
+export async function runJsonChild<T>(
+  script: URL,
+  request: { warmupMs: number; durationMs: number },
+  what: string,
+): Promise<T> {
+  const { finished } = startNode(
+    script,
+    [JSON.stringify(request)],
+    request.warmupMs + request.durationMs + 120_000,
+    {
+      execArgv: [],
+    },
+  );
+  const result = await finished;
+  const line = result.stdout.trim().split('\n').at(-1);
+  if (result.code !== 0 || line === undefined || line === '')
+    throw new Error(`the ${what} failed (exit ${result.code ?? result.signal}): ${lastLine(result.stderr)}`);
+  return JSON.parse(line) as T;
+}

@@ -3,7 +3,7 @@
  * in a child process of its own, against the closed-loop law X = N / (Z + R): Z is the mean keying
  * plus truncated think time of the mix the window actually executed, R the measured mean response.
  */
-import { startNode, lastLine } from './children.js';
+import { runJsonChild } from './children.js';
 import type { BenchConfig } from './config.js';
 import { formatTable, num, signedPct, type Column, type TargetDef } from './figures.js';
 import type { SchedulerChildResult, SchedulerRequest } from './scheduler-child.js';
@@ -66,19 +66,7 @@ export async function schedulerSection(
 }
 
 async function scenario(request: SchedulerRequest): Promise<ScenarioFigures> {
-  const { finished } = startNode(
-    CHILD,
-    [JSON.stringify(request)],
-    request.warmupMs + request.durationMs + 120_000,
-    { execArgv: [] },
-  );
-  const result = await finished;
-  const line = result.stdout.trim().split('\n').at(-1);
-  if (result.code !== 0 || line === undefined || line === '')
-    throw new Error(
-      `the scheduler child failed (exit ${result.code ?? result.signal}): ${lastLine(result.stderr)}`,
-    );
-  const r = JSON.parse(line) as SchedulerChildResult;
+  const r = await runJsonChild<SchedulerChildResult>(CHILD, request, 'scheduler child');
   if (r.status !== 'completed') throw new Error(`the scheduler run was ${r.status}`);
   const transactions = r.counts.reduce((a, b) => a + b, 0);
   if (transactions === 0) throw new Error('no transaction completed in the window');

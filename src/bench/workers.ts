@@ -5,7 +5,7 @@
  * and the scheduler's lateness with 100,000 paced terminals over 2 workers. Each scenario in a
  * child process of its own, so its CPU is its own (every thread of it counted).
  */
-import { startNode, lastLine } from './children.js';
+import { runJsonChild } from './children.js';
 import type { BenchConfig } from './config.js';
 import { formatTable, num, type Column, type TargetDef } from './figures.js';
 import type { WorkersChildResult, WorkersRequest } from './workers-child.js';
@@ -73,19 +73,7 @@ export async function workersSection(
 }
 
 async function scenario(request: WorkersRequest): Promise<WorkersScenario> {
-  const { finished } = startNode(
-    CHILD,
-    [JSON.stringify(request)],
-    request.warmupMs + request.durationMs + 120_000,
-    { execArgv: [] },
-  );
-  const result = await finished;
-  const line = result.stdout.trim().split('\n').at(-1);
-  if (result.code !== 0 || line === undefined || line === '')
-    throw new Error(
-      `the workers child failed (exit ${result.code ?? result.signal}): ${lastLine(result.stderr)}`,
-    );
-  const r = JSON.parse(line) as WorkersChildResult;
+  const r = await runJsonChild<WorkersChildResult>(CHILD, request, 'workers child');
   if (r.status !== 'completed') throw new Error(`the run was ${r.status}`);
   if (r.transactions === 0) throw new Error('no transaction completed in the window');
   const cpuS = r.cpu.userS + r.cpu.systemS;

@@ -5,18 +5,18 @@
  * at once with run.json marked interrupted. The server belongs to the test, so killing txbench
  * leaves nothing behind. Drives the compiled CLI (run `npm run build` first).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  BIN,
-  cleanEnv,
   makeTempDir,
+  measuredIntervals,
   removeDir,
   runCli,
+  spawnCli,
   startTempServer,
+  type LiveCli,
   type TempServer,
 } from './helpers.js';
 
@@ -36,40 +36,23 @@ afterAll(async () => {
 });
 
 /** Starts `txbench run` for 60 s into `out`; resolves once `intervals` measured intervals are printed. */
-async function startRun(
-  out: string,
-  intervals: number,
-  extra: string[] = [],
-): Promise<{ child: ChildProcess; stderr: () => string; exit: Promise<number | null> }> {
-  const child = spawn(
-    process.execPath,
-    [
-      BIN,
-      'run',
-      '--db',
-      pg.url,
-      '--warmup',
-      '1s',
-      '--duration',
-      '60s',
-      '--interval',
-      '1s',
-      '--out',
-      out,
-      ...extra,
-    ],
-    { cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stderr = '';
-  const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
-  await new Promise<void>((resolve, reject) => {
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-      if ((stderr.match(/ measure\]/g) ?? []).length >= intervals) resolve();
-    });
-    void exit.then(() => reject(new Error(`txbench ended too early: ${stderr}`)));
-  });
-  return { child, stderr: () => stderr, exit };
+async function startRun(out: string, intervals: number, extra: string[] = []): Promise<LiveCli> {
+  const run = spawnCli(dir, [
+    'run',
+    '--db',
+    pg.url,
+    '--warmup',
+    '1s',
+    '--duration',
+    '60s',
+    '--interval',
+    '1s',
+    '--out',
+    out,
+    ...extra,
+  ]);
+  await run.untilStderr((e) => measuredIntervals(e) >= intervals);
+  return run;
 }
 
 async function onlyRunDir(out: string): Promise<string> {
@@ -143,38 +126,11 @@ describe('txbench stopped by signals', () => {
 
 describe('txbench killed with SIGKILL mid-run', () => {
   it('leaves a readable run directory that results lists as crashed', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        BIN,
-        'run',
-        '--db',
-        pg.url,
-        '--warmup',
-        '1s',
-        '--duration',
-        '60s',
-        '--interval',
-        '1s',
-        '--out',
-        'results',
-      ],
-      { cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stderr = '';
-    const measuring = new Promise<void>((resolve, reject) => {
-      child.stderr.setEncoding('utf8').on('data', (d: string) => {
-        stderr += d;
-        // Three measured intervals printed, a second apart: the first two are on the disk by now
-        // (each is printed as its write begins, which takes milliseconds).
-        if ((stderr.match(/ measure\]/g) ?? []).length >= 3) resolve();
-      });
-      child.on('exit', () => reject(new Error(`txbench ended before it was killed: ${stderr}`)));
-    });
-    await measuring;
-    const exited = new Promise((resolve) => child.on('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
+    // Three measured intervals printed, a second apart: the first two are on the disk by now
+    // (each is printed as its write begins, which takes milliseconds).
+    const crashed = await startRun('results', 3);
+    crashed.child.kill('SIGKILL');
+    await crashed.exit;
 
     const [runDir] = await readdir(path.join(dir, 'results'));
     const base = path.join(dir, 'results', runDir!);

@@ -5,16 +5,16 @@
  * command exits 1 naming what could not be written. Needs root (mount); the mounts are the
  * test's own and are removed afterwards. Drives the compiled CLI (run `npm run build` first).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  BIN,
-  cleanEnv,
   makeTempDir,
+  measuredIntervals,
   removeDir,
   runCli,
+  spawnCli,
   startTempServer,
   type TempServer,
 } from './helpers.js';
@@ -83,38 +83,27 @@ describe('results that cannot be written', () => {
   it('the disk fills up mid-run: the run goes to its end, figures on stdout, exit 1 naming what was not written', async () => {
     const out = path.join(small, 'results');
     const json = path.join(dir, 'elsewhere.json');
-    const child = spawn(
-      process.execPath,
-      [
-        BIN,
-        'run',
-        '--db',
-        pg.url,
-        '--warmup',
-        '1s',
-        '--duration',
-        '6s',
-        '--interval',
-        '1s',
-        '--no-monitor',
-        '--out',
-        out,
-        '--json',
-        json,
-      ],
-      { cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    let filled: Promise<void> | undefined;
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-      if (filled === undefined && (stderr.match(/ measure\]/g) ?? []).length >= 2) filled = fill(small);
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const run = spawnCli(dir, [
+      'run',
+      '--db',
+      pg.url,
+      '--warmup',
+      '1s',
+      '--duration',
+      '6s',
+      '--interval',
+      '1s',
+      '--no-monitor',
+      '--out',
+      out,
+      '--json',
+      json,
+    ]);
+    const filled = run.untilStderr((e) => measuredIntervals(e) >= 2).then(() => fill(small));
+    const code = await run.exit;
+    const stdout = run.stdout();
+    const stderr = run.stderr();
     await filled;
-    expect(filled, stderr).toBeDefined();
     expect(code, stderr).toBe(1);
     // The figures are on stdout all the same.
     expect(stdout).toMatch(/New-Orders\/min/);

@@ -4,7 +4,7 @@
  * The suites import the compiled code under dist/ (run `npm run build` first): the loader starts
  * its generator threads from dist/workloads/tpcc/load-worker.js, which only exists once built.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -116,3 +116,52 @@ export function runCli(cwd: string, args: string[], timeoutMs = 60_000): Promise
     });
   });
 }
+
+/** A CLI process the test watches while it runs (runCli waits for the end). */
+export interface LiveCli {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** The exit code, once the process has ended and its output is closed. */
+  readonly exit: Promise<number | null>;
+  /** Resolves once `test` holds for the error output so far; rejects if the process ends first. */
+  untilStderr(test: (stderr: string) => boolean): Promise<void>;
+}
+
+/** Starts the built CLI in `cwd` with a clean environment, its output collected. */
+export function spawnCli(cwd: string, args: string[]): LiveCli {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd,
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const watchers = new Set<() => void>();
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+    for (const w of watchers) w();
+  });
+  const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exit,
+    untilStderr: (test) =>
+      new Promise<void>((resolve, reject) => {
+        const check = (): void => {
+          if (!test(stderr)) return;
+          watchers.delete(check);
+          resolve();
+        };
+        watchers.add(check);
+        check();
+        void exit.then(() => reject(new Error(`txbench ended first (exit ${child.exitCode}): ${stderr}`)));
+      }),
+  };
+}
+
+/** Measured intervals a run has printed so far. */
+export const measuredIntervals = (stderr: string): number => (stderr.match(/ measure\]/g) ?? []).length;

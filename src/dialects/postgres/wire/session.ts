@@ -158,6 +158,8 @@ export function toText(value: unknown): WireValue {
 
 /** An array literal ({1,2,3}, {"a","b \"c\""}, nested arrays as nested braces). */
 export function arrayLiteral(values: readonly unknown[]): string {
+  // TPC-C's item, warehouse and quantity lists: plain numbers, joined as they are.
+  if (values.every((v) => typeof v === 'number')) return `{${values.join(',')}}`;
   let out = '{';
   for (let i = 0; i < values.length; i++) {
     if (i > 0) out += ',';

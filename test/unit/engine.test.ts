@@ -422,12 +422,13 @@ describe('Engine: the measured window', () => {
   });
 
   it('warm-up response times stay out of the window histograms', async () => {
-    // Warm-up transactions take 60 ms, measured ones 3 ms.
-    const ex = new StandIn({ connections: 2, serviceMs: (c) => (c.callPhase === 'warmup' ? 60 : 3) });
-    const { result } = await runEngine(engineConfig({ terminals: 2, warmupMs: 150, durationMs: 150 }), ex);
+    // Warm-up transactions take 500 ms (ending inside the window), measured ones 3 ms: the bound
+    // between them is wide, so that a loaded machine's stalls do not decide the test.
+    const ex = new StandIn({ connections: 2, serviceMs: (c) => (c.callPhase === 'warmup' ? 500 : 3) });
+    const { result } = await runEngine(engineConfig({ terminals: 2, warmupMs: 150, durationMs: 600 }), ex);
     const max = Math.max(...result.perType.map((t) => t.histogram.maxValue));
     expect(total(result)).toBeGreaterThan(20);
-    expect(max / 1000).toBeLessThan(40);
+    expect(max / 1000).toBeLessThan(250);
   });
 
   it('stop("interrupted") mid-window resolves as interrupted, keeps the counts and ends the terminals', async () => {

@@ -225,7 +225,14 @@ export class WireConnection {
   /** From now on every message belongs to a call, and a lost socket fails the calls waiting on it. */
   private attach(): void {
     const { socket } = this;
-    this.onBytes = (chunk) => this.parser.parse(chunk, this.onMessage);
+    this.onBytes = (chunk) => {
+      try {
+        this.parser.parse(chunk, this.onMessage);
+      } catch (err) {
+        // Bytes that are not the protocol: nothing more on this connection can be trusted.
+        this.lose(new WireConnectionError(`protocol error: ${String(err)}`, 'CONNECTION_ENDED'));
+      }
+    };
     socket.on('error', (err: NodeJS.ErrnoException) =>
       this.lose(new WireConnectionError(`connection lost: ${err.message}`, err.code ?? 'CONNECTION_CLOSED')),
     );
@@ -360,7 +367,7 @@ export class WireConnection {
   end(timeoutMs = 1000): Promise<void> {
     if (this.lostError !== undefined) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.destroy(), timeoutMs);
+      const timer = setTimeout(() => this.socket.destroy(), timeoutMs);
       this.socket.once('close', () => {
         clearTimeout(timer);
         resolve();

@@ -21,13 +21,19 @@ async function openSlot(
   statements: readonly string[],
   timeoutMs: number,
 ): Promise<WireSlot> {
+  const started = performance.now();
   const slot = new WireSlot(await WireConnection.open(target, timeoutMs));
+  // The statements within what is left of the attempt's time: a server that stops answering
+  // after authentication fails the attempt rather than hanging it.
+  const timer = setTimeout(() => slot.conn.destroy(), Math.max(1, timeoutMs - (performance.now() - started)));
   try {
     await slot.prepareAll(statements);
     return slot;
   } catch (err) {
     slot.conn.destroy();
     throw err;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

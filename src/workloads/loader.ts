@@ -1,7 +1,8 @@
 /**
  * `txbench load` for any workload: creates its tables, records the load, generates the rows of its
- * tasks in worker threads that stream into the database's bulk path in parallel, then builds keys
- * and indexes and analyzes, and marks the load complete.
+ * tasks in worker threads that stream into the database's bulk path in parallel, builds each table's
+ * keys and indexes and analyzes it as soon as its data is in (while the others load), and marks
+ * the load complete.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -105,27 +106,72 @@ export async function loadWorkload(
       options: { ...options.options },
       ctx,
     };
-    await generateInWorkers(init, tasks, jobs, workload.loader.units !== undefined, totals, () =>
-      progress('data'),
-    );
-    const dataDone = performance.now();
-
-    progress('indexes');
-    await runOnPool(
-      db,
-      jobs,
-      afterDataStatements(dialect.ddl, tables).map((k) => k.statements),
-    );
-    await workload.loader.afterData?.(db, dialect, record);
-    const indexesDone = performance.now();
-
-    progress('analyze');
-    await runOnPool(
-      db,
-      jobs,
-      tables.map((t) => dialect.analyze(t.name)),
-    );
+    // A table's keys, indexes and ANALYZE run as soon as the last task writing it is done, on a
+    // connection of the main pool, while the worker threads load the other tables. While data
+    // loads, half the cores' worth of lanes (plus one): the generator threads and their COPY
+    // sessions already fill the cores, so more builds would only slow the streams; once the data
+    // is in, as many lanes as there were streams. A single-writer database (or a workload that does
+    // not say which tables a task writes) builds them all after the data, one after another.
+    const overlap = dialect.capabilities.concurrentWriters && workload.loader.tablesOf !== undefined;
+    const lanesWhileLoading = Math.max(1, Math.floor(availableParallelism() / 2) + 1);
+    const keyGroups = new Map(afterDataStatements(dialect.ddl, tables).map((g) => [g.table, g.statements]));
+    const afterData = workload.loader.afterData;
+    const analyzeWithKeys = afterData === undefined;
+    const abort = new AbortController();
+    const finishing = workQueue(overlap ? lanesWhileLoading : jobs, (err) => abort.abort(err));
+    let dataDone: number | undefined = undefined;
+    let keysLeft = tables.length;
+    let lastKeysEnd = started;
+    const finishTable = (name: string): void =>
+      finishing.push(async () => {
+        for (const statement of keyGroups.get(name) ?? []) await db.query(statement);
+        lastKeysEnd = performance.now();
+        keysLeft--;
+        if (keysLeft === 0 && dataDone !== undefined) progress('analyze');
+        if (analyzeWithKeys) for (const statement of dialect.analyze(name)) await db.query(statement);
+      });
+    const tasksLeft = new Map<string, number>(tables.map((t) => [t.name, 0]));
+    if (overlap) {
+      for (const task of tasks)
+        for (const name of workload.loader.tablesOf?.(task) ?? [])
+          tasksLeft.set(name, (tasksLeft.get(name) ?? 0) + 1);
+      for (const [name, left] of tasksLeft) if (left === 0) finishTable(name);
+    }
+    const onTaskDone = (task: LoadTask): void => {
+      if (!overlap) return;
+      for (const name of workload.loader.tablesOf?.(task) ?? []) {
+        const left = (tasksLeft.get(name) ?? 1) - 1;
+        tasksLeft.set(name, left);
+        if (left === 0) finishTable(name);
+      }
+    };
+    try {
+      await generateInWorkers(init, tasks, jobs, workload.loader.units !== undefined, totals, abort.signal, {
+        onProgress: () => progress('data'),
+        onTaskDone,
+      });
+    } catch (err) {
+      finishing.cancel();
+      await finishing.idle().catch(() => undefined);
+      throw err;
+    }
+    dataDone = performance.now();
+    if (!overlap) for (const t of tables) finishTable(t.name);
+    finishing.setLanes(jobs);
+    progress(keysLeft > 0 ? 'indexes' : 'analyze');
+    await finishing.idle();
+    if (afterData !== undefined) {
+      await afterData(db, dialect, record);
+      lastKeysEnd = performance.now();
+      progress('analyze');
+      for (const t of tables) finishing.push(() => runAll(db, dialect.analyze(t.name)));
+      await finishing.idle();
+    }
     const finished = performance.now();
+    // The phases add up to the wall time: data until the last data task ends; keys and indexes
+    // for the tail of key building after that (what overlapped the data is inside the data
+    // phase); analyze for the tail after the last key.
+    const keysEnd = Math.max(dataDone, lastKeysEnd);
 
     const seconds = (finished - started) / 1000;
     await writeLoadRecord(dialect, db, key, {
@@ -144,8 +190,8 @@ export async function loadWorkload(
       seconds,
       phaseSeconds: {
         data: (dataDone - started) / 1000,
-        indexes: (indexesDone - dataDone) / 1000,
-        analyze: (finished - indexesDone) / 1000,
+        indexes: (keysEnd - dataDone) / 1000,
+        analyze: (finished - keysEnd) / 1000,
       },
     };
   } finally {
@@ -226,8 +272,10 @@ function generateInWorkers(
   jobs: number,
   countUnits: boolean,
   totals: { rows: number; bytes: number; unitsDone: number },
-  onProgress: () => void,
+  signal: AbortSignal,
+  on: { onProgress: () => void; onTaskDone: (task: LoadTask) => void },
 ): Promise<void> {
+  const onProgress = on.onProgress;
   const tasksPerUnit = new Map<number, number>();
   for (const t of tasks)
     if (t.unit !== undefined) tasksPerUnit.set(t.unit, (tasksPerUnit.get(t.unit) ?? 0) + 1);
@@ -244,6 +292,9 @@ function generateInWorkers(
       for (const w of workers) void w.terminate();
       reject(err);
     };
+    signal.addEventListener('abort', () =>
+      fail(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason))),
+    );
     const feed = (worker: Worker): void => {
       const task = tasks[next++];
       worker.postMessage((task === undefined ? { type: 'stop' } : { type: 'task', task }) satisfies ToWorker);
@@ -265,6 +316,7 @@ function generateInWorkers(
             break;
           }
           case 'taskDone': {
+            on.onTaskDone(message.task);
             const unit = message.task.unit;
             if (unit !== undefined) {
               const left = (tasksPerUnit.get(unit) ?? 1) - 1;
@@ -296,16 +348,72 @@ function generateInWorkers(
   });
 }
 
-/** Runs groups of statements on up to `jobs` connections at once; a group's statements run in order. */
-async function runOnPool(db: Db, jobs: number, groups: readonly (readonly string[])[]): Promise<void> {
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < groups.length) {
-      const group = groups[next++]!;
-      for (const statement of group) await db.query(statement);
+async function runAll(db: Db, statements: readonly string[]): Promise<void> {
+  for (const statement of statements) await db.query(statement);
+}
+
+interface WorkQueue {
+  push(job: () => Promise<void>): void;
+  /** How many jobs may run at once from now on. */
+  setLanes(lanes: number): void;
+  /** Drops the jobs not started yet. */
+  cancel(): void;
+  /** Resolves when nothing runs or waits; rejects with the first job's error once nothing runs. */
+  idle(): Promise<void>;
+}
+
+/** Jobs on up to `lanes` at once, in the order pushed; the first failure stops it and is reported. */
+function workQueue(lanes: number, onError: (err: unknown) => void): WorkQueue {
+  const waiting: (() => Promise<void>)[] = [];
+  let running = 0;
+  let failure: { err: unknown } | undefined;
+  let idleWaiters: (() => void)[] = [];
+  const pump = (): void => {
+    while (failure === undefined && running < lanes && waiting.length > 0) {
+      const job = waiting.shift()!;
+      running++;
+      job().then(
+        () => {
+          running--;
+          pump();
+        },
+        (err: unknown) => {
+          running--;
+          if (failure === undefined) {
+            failure = { err };
+            onError(err);
+          }
+          pump();
+        },
+      );
+    }
+    if (running === 0 && (waiting.length === 0 || failure !== undefined)) {
+      const waiters = idleWaiters;
+      idleWaiters = [];
+      for (const w of waiters) w();
     }
   };
-  await Promise.all(Array.from({ length: Math.min(jobs, groups.length) }, lane));
+  return {
+    push(job) {
+      waiting.push(job);
+      pump();
+    },
+    setLanes(n) {
+      lanes = Math.max(1, n);
+      pump();
+    },
+    cancel() {
+      waiting.length = 0;
+      pump();
+    },
+    idle() {
+      return new Promise((resolve, reject) => {
+        const settle = (): void => (failure === undefined ? resolve() : reject(failure.err as Error));
+        if (running === 0 && (waiting.length === 0 || failure !== undefined)) settle();
+        else idleWaiters.push(settle);
+      });
+    },
+  };
 }
 
 function sqlTimestamp(d: Date): string {

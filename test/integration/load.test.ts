@@ -55,6 +55,11 @@ describe('loadTpcc: 1 warehouse into embedded PostgreSQL', () => {
     sql = postgres(pg.url, { max: 2, onnotice: () => undefined });
   });
 
+  afterAll(async () => {
+    await sql?.end({ timeout: 5 });
+    await pg?.stop();
+  });
+
   describe('keys and ANALYZE overlapping the data', () => {
     it('the phases (data, then the tails of keys and of ANALYZE) add up to the whole load', () => {
       const { data, indexes, analyze } = result.phaseSeconds;

@@ -19,6 +19,7 @@ import {
 import type { FromWorker, ToWorker, WorkerInit } from './load-worker.js';
 import { describeState, foreignTables } from './presence.js';
 import { workloadRef } from './registry.js';
+import { workQueue } from './work-queue.js';
 import { afterDataStatements, createTableStatement, dropTableStatements } from './schema.js';
 import type { LoadContext, LoadTask, OptionValues, Workload } from './workload.js';
 
@@ -133,16 +134,20 @@ export async function loadWorkload(
     const tasksLeft = new Map<string, number>(tables.map((t) => [t.name, 0]));
     if (overlap) {
       for (const task of tasks)
-        for (const name of workload.loader.tablesOf?.(task) ?? [])
-          tasksLeft.set(name, (tasksLeft.get(name) ?? 0) + 1);
+        for (const name of workload.loader.tablesOf?.(task) ?? []) {
+          // A name that is no table of the workload is ignored here; rows for it fail in the worker.
+          const left = tasksLeft.get(name);
+          if (left !== undefined) tasksLeft.set(name, left + 1);
+        }
       for (const [name, left] of tasksLeft) if (left === 0) finishTable(name);
     }
     const onTaskDone = (task: LoadTask): void => {
       if (!overlap) return;
       for (const name of workload.loader.tablesOf?.(task) ?? []) {
-        const left = (tasksLeft.get(name) ?? 1) - 1;
-        tasksLeft.set(name, left);
-        if (left === 0) finishTable(name);
+        const left = tasksLeft.get(name);
+        if (left === undefined) continue;
+        tasksLeft.set(name, left - 1);
+        if (left === 1) finishTable(name);
       }
     };
     try {
@@ -350,70 +355,6 @@ function generateInWorkers(
 
 async function runAll(db: Db, statements: readonly string[]): Promise<void> {
   for (const statement of statements) await db.query(statement);
-}
-
-interface WorkQueue {
-  push(job: () => Promise<void>): void;
-  /** How many jobs may run at once from now on. */
-  setLanes(lanes: number): void;
-  /** Drops the jobs not started yet. */
-  cancel(): void;
-  /** Resolves when nothing runs or waits; rejects with the first job's error once nothing runs. */
-  idle(): Promise<void>;
-}
-
-/** Jobs on up to `lanes` at once, in the order pushed; the first failure stops it and is reported. */
-function workQueue(lanes: number, onError: (err: unknown) => void): WorkQueue {
-  const waiting: (() => Promise<void>)[] = [];
-  let running = 0;
-  let failure: { err: unknown } | undefined;
-  let idleWaiters: (() => void)[] = [];
-  const pump = (): void => {
-    while (failure === undefined && running < lanes && waiting.length > 0) {
-      const job = waiting.shift()!;
-      running++;
-      job().then(
-        () => {
-          running--;
-          pump();
-        },
-        (err: unknown) => {
-          running--;
-          if (failure === undefined) {
-            failure = { err };
-            onError(err);
-          }
-          pump();
-        },
-      );
-    }
-    if (running === 0 && (waiting.length === 0 || failure !== undefined)) {
-      const waiters = idleWaiters;
-      idleWaiters = [];
-      for (const w of waiters) w();
-    }
-  };
-  return {
-    push(job) {
-      waiting.push(job);
-      pump();
-    },
-    setLanes(n) {
-      lanes = Math.max(1, n);
-      pump();
-    },
-    cancel() {
-      waiting.length = 0;
-      pump();
-    },
-    idle() {
-      return new Promise((resolve, reject) => {
-        const settle = (): void => (failure === undefined ? resolve() : reject(failure.err as Error));
-        if (running === 0 && (waiting.length === 0 || failure !== undefined)) settle();
-        else idleWaiters.push(settle);
-      });
-    },
-  };
 }
 
 function sqlTimestamp(d: Date): string {

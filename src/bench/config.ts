@@ -63,6 +63,12 @@ function numberList(text: string | undefined, fallback: readonly number[], name:
   return list;
 }
 
+function positiveInteger(text: string | undefined, fallback: number, name: string): number {
+  const n = numberList(text, [fallback], name)[0] ?? fallback;
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number ≥ 1, not "${text}"`);
+  return n;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   const scale = env.BENCH_SCALE === undefined ? 1 : Number(env.BENCH_SCALE);
   if (!Number.isFinite(scale) || scale <= 0)
@@ -101,8 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     },
     loader: { warehouses: loadWarehouses },
     largeLoad: {
-      warehouses: numberList(env.BENCH_LARGE_WAREHOUSES, [100], 'BENCH_LARGE_WAREHOUSES')[0] ?? 100,
-      deviceMB: numberList(env.BENCH_LARGE_DEVICE_MB, [2048], 'BENCH_LARGE_DEVICE_MB')[0] ?? 2048,
+      warehouses: positiveInteger(env.BENCH_LARGE_WAREHOUSES, 100, 'BENCH_LARGE_WAREHOUSES'),
+      deviceMB: positiveInteger(env.BENCH_LARGE_DEVICE_MB, 2048, 'BENCH_LARGE_DEVICE_MB'),
     },
     ceiling: { warehouses: 2, terminals: [1, 2, 4, 8, 16], warmupMs: ms(3_000), durationMs: ms(10_000) },
     sysbench: {

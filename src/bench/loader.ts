@@ -243,9 +243,13 @@ export function loaderTable(d: LoaderData): string {
       cpu: `${num(t.clientCpuS)} + ${num(t.serverCpuS)}`,
       note: `${num(t.rows)} rows, ${num(t.bytes / 1e6)} MB of COPY text, ${d.streams} streams`,
     },
-    { step: '  generation + COPY', s: t.phaseSeconds.data, note: '' },
-    { step: '  keys and indexes', s: t.phaseSeconds.indexes, note: '' },
-    { step: '  ANALYZE', s: t.phaseSeconds.analyze, note: '' },
+    {
+      step: '  generation + COPY',
+      s: t.phaseSeconds.data,
+      note: 'the keys of tables already in are built meanwhile',
+    },
+    { step: '  keys and indexes, after the data', s: t.phaseSeconds.indexes, note: '' },
+    { step: '  ANALYZE, after the last key', s: t.phaseSeconds.analyze, note: '' },
     {
       step: 'raw COPY from files',
       s: d.raw.copyS,

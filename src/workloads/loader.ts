@@ -57,7 +57,13 @@ export interface LoadResult {
   rows: number;
   bytes: number;
   seconds: number;
+  /**
+   * Adds up to `seconds`: data until its last task ended; indexes, the keys and indexes built
+   * after that; analyze, what followed the last key.
+   */
   phaseSeconds: Record<LoadPhase, number>;
+  /** Keys and indexes were built while other tables' data loaded (so part of them is in `data`). */
+  keysOverlapData: boolean;
 }
 
 /** `ref`: how the workload was named (its name, or its file), so the worker threads find it too. */
@@ -199,6 +205,7 @@ export async function loadWorkload(
         indexes: (keysEnd - dataDone) / 1000,
         analyze: (finished - keysEnd) / 1000,
       },
+      keysOverlapData: overlap,
     };
   } finally {
     await db.close();

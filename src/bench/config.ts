@@ -1,6 +1,7 @@
 /**
  * The bench's settings: full-length by default; environment variables shorten it for quick tries
  * (BENCH_SCALE=0.25 scales every window and warm-up) or pick sections (BENCH_SECTIONS=1,3).
+ * Section 9 (a larger load, about 10 GB at its default 100 warehouses) runs only when picked.
  */
 export interface BenchConfig {
   scale: number;
@@ -35,6 +36,8 @@ export interface BenchConfig {
     pacedWarmupMs: number;
   };
   loader: { warehouses: number };
+  /** Section 9 (opt-in): a larger load, and the device's own sequential write rate beside it. */
+  largeLoad: { warehouses: number; deviceMB: number };
   ceiling: { warehouses: number; terminals: readonly number[]; warmupMs: number; durationMs: number };
   sysbench: { tables: number; tableSize: number; threads: number; warmupMs: number; durationMs: number };
 }
@@ -47,6 +50,8 @@ export const ENV_KEYS = [
   'BENCH_PGBENCH_WEIGHTS',
   'BENCH_SCHEDULER_TERMINALS',
   'BENCH_LOAD_WAREHOUSES',
+  'BENCH_LARGE_WAREHOUSES',
+  'BENCH_LARGE_DEVICE_MB',
   'BENCH_SYSBENCH_TABLE_SIZE',
 ] as const;
 
@@ -56,6 +61,12 @@ function numberList(text: string | undefined, fallback: readonly number[], name:
   if (list.some((n) => !Number.isFinite(n) || n < 0))
     throw new Error(`${name} must be a comma-separated list of numbers, not "${text}"`);
   return list;
+}
+
+function positiveInteger(text: string | undefined, fallback: number, name: string): number {
+  const n = numberList(text, [fallback], name)[0] ?? fallback;
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number ≥ 1, not "${text}"`);
+  return n;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
@@ -95,6 +106,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
       pacedWarmupMs: ms(16_000, 11_000),
     },
     loader: { warehouses: loadWarehouses },
+    largeLoad: {
+      warehouses: positiveInteger(env.BENCH_LARGE_WAREHOUSES, 100, 'BENCH_LARGE_WAREHOUSES'),
+      deviceMB: positiveInteger(env.BENCH_LARGE_DEVICE_MB, 2048, 'BENCH_LARGE_DEVICE_MB'),
+    },
     ceiling: { warehouses: 2, terminals: [1, 2, 4, 8, 16], warmupMs: ms(3_000), durationMs: ms(10_000) },
     sysbench: {
       tables: 4,

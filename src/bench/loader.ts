@@ -2,7 +2,8 @@
  * Section 4, the loader: txbench's whole load of N warehouses (generation, COPY, keys, ANALYZE)
  * next to the raw COPY of the same rows from files the server reads itself, in as many sessions as
  * txbench uses streams, big tables split by warehouse halves; then the same keys, indexes and
- * ANALYZE on the raw-loaded tables.
+ * ANALYZE on the raw-loaded tables. Then the same comparison for MariaDB and SQLite against their
+ * own raw bulk paths (loader-peers.ts); a database that is not installed is skipped with its reason.
  */
 import { chown, mkdir, rm, stat } from 'node:fs/promises';
 import { availableParallelism, userInfo } from 'node:os';
@@ -23,6 +24,8 @@ import {
   type TableName,
 } from '../workloads/tpcc/schema.js';
 import { execFileSync } from 'node:child_process';
+import { mariadbLoad, sqliteLoad, type PeerLoad } from './loader-peers.js';
+import { oneLine } from './sections.js';
 
 export interface LoaderData {
   warehouses: number;
@@ -49,6 +52,9 @@ export interface LoaderData {
   /** txbench's whole load ÷ the raw COPY alone, and ÷ raw COPY + keys + ANALYZE. */
   ratioToCopy: number;
   ratioToCopyKeysAnalyze: number;
+  /** The same style of ratio for MariaDB and SQLite, or why it was not measured. */
+  mariadb: PeerLoad | { skipped: string };
+  sqlite: PeerLoad | { skipped: string };
 }
 
 /** Column holding the warehouse number, for tables split in halves. */
@@ -73,6 +79,20 @@ export async function loaderSection(
   cfg: BenchConfig['loader'],
   progress: (line: string) => void,
 ): Promise<LoaderData> {
+  const postgresPart = await postgresLoad(cluster, cfg, progress);
+  const mariadb = await peerOrReason(
+    () => mariadbLoad(cfg.warehouses, postgresPart.streams, progress),
+    progress,
+  );
+  const sqlite = await peerOrReason(() => sqliteLoad(cfg.warehouses, progress), progress);
+  return { ...postgresPart, mariadb, sqlite };
+}
+
+async function postgresLoad(
+  cluster: PgCluster,
+  cfg: BenchConfig['loader'],
+  progress: (line: string) => void,
+): Promise<Omit<LoaderData, 'mariadb' | 'sqlite'>> {
   const w = cfg.warehouses;
   const streams = availableParallelism() + 1;
   const url = await cluster.createDatabase(`tpcc${w}`);
@@ -170,6 +190,19 @@ export async function loaderSection(
   }
 }
 
+async function peerOrReason(
+  measure: () => Promise<PeerLoad>,
+  progress: (line: string) => void,
+): Promise<PeerLoad | { skipped: string }> {
+  try {
+    return await measure();
+  } catch (err) {
+    const skipped = oneLine(err);
+    progress(`skipped: ${skipped}`);
+    return { skipped };
+  }
+}
+
 /** Runs `fn` over `items` on `jobs` sessions at once, in order of the list. */
 async function onPool<T>(
   url: string,
@@ -191,6 +224,13 @@ async function onPool<T>(
 
 export const LOADER_TARGETS: readonly TargetDef<LoaderData>[] = [
   { figure: 'loader: txbench load ÷ raw COPY', unit: '', op: '<=', limit: 1.3, value: (d) => d.ratioToCopy },
+  {
+    figure: 'loader: txbench load ÷ (raw COPY + keys + ANALYZE)',
+    unit: '',
+    op: '<=',
+    limit: 1.0,
+    value: (d) => d.ratioToCopyKeysAnalyze,
+  },
 ];
 
 export function loaderTable(d: LoaderData): string {
@@ -203,9 +243,13 @@ export function loaderTable(d: LoaderData): string {
       cpu: `${num(t.clientCpuS)} + ${num(t.serverCpuS)}`,
       note: `${num(t.rows)} rows, ${num(t.bytes / 1e6)} MB of COPY text, ${d.streams} streams`,
     },
-    { step: '  generation + COPY', s: t.phaseSeconds.data, note: '' },
-    { step: '  keys and indexes', s: t.phaseSeconds.indexes, note: '' },
-    { step: '  ANALYZE', s: t.phaseSeconds.analyze, note: '' },
+    {
+      step: '  generation + COPY',
+      s: t.phaseSeconds.data,
+      note: 'the keys of tables already in are built meanwhile',
+    },
+    { step: '  keys and indexes, after the data', s: t.phaseSeconds.indexes, note: '' },
+    { step: '  ANALYZE, after the last key', s: t.phaseSeconds.analyze, note: '' },
     {
       step: 'raw COPY from files',
       s: d.raw.copyS,
@@ -227,9 +271,49 @@ export function loaderTable(d: LoaderData): string {
     { header: 'CPU s, txbench + server', align: 'right', text: (r) => r.cpu ?? '' },
     { header: '', align: 'left', text: (r) => r.note },
   ];
+  const peers = [peerLines('MariaDB', d.mariadb), peerLines('SQLite', d.sqlite)];
   return [
     formatTable(columns, rows, 'markdown'),
     '',
     `txbench ÷ raw COPY = ${d.ratioToCopy.toFixed(2)}×; txbench ÷ (raw COPY + keys + ANALYZE) = ${d.ratioToCopyKeysAnalyze.toFixed(2)}×.`,
+    '',
+    formatTable(
+      PEER_COLUMNS,
+      peers.flatMap((p) => p.rows),
+      'markdown',
+    ),
+    '',
+    ...peers.map((p) => p.line),
   ].join('\n');
+}
+
+type PeerRow = { step: string; s: number | undefined; note: string };
+const PEER_COLUMNS: Column<PeerRow>[] = [
+  { header: 'step', align: 'left', text: (r) => r.step },
+  { header: 'seconds', align: 'right', text: (r) => (r.s === undefined ? '' : num(r.s)) },
+  { header: '', align: 'left', text: (r) => r.note },
+];
+
+/** A peer database's rows, and its ratios as figures (targets are named for PostgreSQL only). */
+function peerLines(name: string, p: PeerLoad | { skipped: string }): { rows: PeerRow[]; line: string } {
+  if ('skipped' in p) return { rows: [], line: `${name}: not measured (${p.skipped}).` };
+  const t = p.txbench;
+  return {
+    rows: [
+      { step: `${p.database}: txbench load (whole)`, s: t.seconds, note: `${num(t.rows)} rows` },
+      {
+        step: '  generation + load, keys and indexes, ANALYZE',
+        s: undefined,
+        note: `${num(t.phaseSeconds.data)} + ${num(t.phaseSeconds.indexes)} + ${num(t.phaseSeconds.analyze)} s`,
+      },
+      {
+        step: `${name}: raw ${p.rawPath}`,
+        s: p.raw.loadS,
+        note: p.raw.bytes === undefined ? '' : `${num(p.raw.bytes / 1e6)} MB`,
+      },
+      { step: `${name}: raw keys and indexes`, s: p.raw.keysS, note: '' },
+      { step: `${name}: raw ANALYZE`, s: p.raw.analyzeS, note: '' },
+    ],
+    line: `${name} (info): txbench ÷ raw bulk = ${p.ratioToRaw.toFixed(2)}×; txbench ÷ (raw bulk + keys + ANALYZE) = ${p.ratioToRawKeysAnalyze.toFixed(2)}×.`,
+  };
 }

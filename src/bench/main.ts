@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: proves txbench is not the bottleneck, side by side with the limits on this
- * machine. Eight sections (client cost, pgbench, scheduler, loader, ceiling, monitoring, sysbench, worker threads); a failing section is
+ * machine. Eight sections (client cost, pgbench, scheduler, loader, ceiling, monitoring, sysbench, worker threads),
+ * and a ninth on request (a larger load: BENCH_SECTIONS=9); a failing section is
  * recorded with its one-line reason and the others go on. Prints one table per section and a
  * summary of targets; writes bench.json. Environment: see config.ts (BENCH_SCALE, BENCH_SECTIONS…).
  */
@@ -10,6 +11,7 @@ import { cleanupAll, installSignalHandlers, wasInterrupted } from './cleanup.js'
 import { clientCost, clientCostTable, CLIENT_COST_TARGETS, type ClientCostData } from './client-cost.js';
 import { contention, contentionNote } from './contention.js';
 import { loadConfig } from './config.js';
+import { LARGE_LOAD_TARGETS, largeLoadSection, largeLoadTable } from './large-load.js';
 import { LOADER_TARGETS, loaderSection, loaderTable } from './loader.js';
 import { describeMachine, machine } from './machine.js';
 import { startCluster, type PgCluster } from './pg-cluster.js';
@@ -60,9 +62,9 @@ async function main(): Promise<number> {
   let cluster: PgCluster | undefined;
   let postgresInfo: { version: string; settings: Readonly<Record<string, string>> } | undefined;
   let clusterError: string | undefined;
-  if ([1, 2, 4, 6, 7].some((s) => selected.has(s))) {
+  if ([1, 2, 4, 6, 7, 9].some((s) => selected.has(s))) {
     try {
-      log('starting PostgreSQL 15 for sections 1, 2, 4, 6 and 7');
+      log('starting PostgreSQL 15 for sections 1, 2, 4, 6, 7 and 9');
       cluster = await startCluster();
       postgresInfo = { version: cluster.version, settings: cluster.settings };
     } catch (err) {
@@ -142,6 +144,18 @@ async function main(): Promise<number> {
       selected.has(7),
       () => sysbenchSection(needCluster(), cfg.sysbench, p(7)),
       sysbenchTable,
+    );
+    await section(
+      records,
+      {
+        id: 9,
+        key: 'largeLoad',
+        title: `a larger load (${cfg.largeLoad.warehouses} warehouses) against the device's write rate`,
+        targets: LARGE_LOAD_TARGETS,
+      },
+      selected.has(9),
+      () => largeLoadSection(needCluster(), cfg.largeLoad, p(9)),
+      largeLoadTable,
     );
   } finally {
     if (cluster) {

@@ -37,10 +37,16 @@ async function runTask(task: LoadTask): Promise<void> {
   const parts = workload.loader.generate(task, init.ctx, (rows, bytes) =>
     send({ type: 'progress', rows, bytes }),
   );
+  // The main thread builds a table's keys once its named tasks are done: rows after that would be late.
+  const named = workload.loader.tablesOf?.(task);
   for (const part of parts) {
     const names = columns.get(part.table);
     if (names === undefined)
       throw new Error(`the workload generated rows for an unknown table ${part.table}`);
+    if (named !== undefined && !named.includes(part.table))
+      throw new Error(
+        `the workload generated rows for ${part.table}, which its tablesOf does not name for the task`,
+      );
     const chunks = 'chunks' in part ? part.chunks : countedChunks(part.rows);
     await (await loader).load(part.table, names, chunks);
   }

@@ -164,13 +164,20 @@ export interface WorkloadLoader<
     ctx: LoadContext<L>,
     onProgress: (rows: number, bytes: number) => void,
   ): Iterable<TableRows>;
+  /**
+   * The tables a task writes rows into. With it, a table's keys, indexes and ANALYZE start as
+   * soon as the last task writing it is done, while other tables still load; without it, every
+   * table waits for all tasks. A task that writes a table it does not name fails the load.
+   */
+  tablesOf?(task: T): readonly string[];
   /** Roughly how many COPY-text bytes all tasks produce, for progress and ETA. */
   expectedBytes?(record: L): number;
   /** What a progress unit is called, plural (`warehouses`), and how many there are. */
   units?(record: L): { name: string; count: number };
   /**
-   * Runs once the data, keys and indexes are in, before the analyze: what the bulk path cannot do
-   * (sysbench on PostgreSQL: move each `serial` sequence past the ids the loader wrote).
+   * Runs once the data, keys and indexes of every table are in, before any analyze: what the bulk
+   * path cannot do (sysbench on PostgreSQL: move each `serial` sequence past the ids the loader
+   * wrote). A workload with it gets its ANALYZEs after it, not table by table.
    */
   afterData?(db: Db, dialect: Dialect, record: L): Promise<void>;
 }

@@ -33,6 +33,7 @@ const TABLES = [
 describe('loadTpcc: 1 warehouse into embedded PostgreSQL', () => {
   let pg: TempServer;
   let sql: postgres.Sql;
+  let result: Awaited<ReturnType<typeof loadTpcc>>;
 
   /** Runs a query that returns one row and gives back its first column as a number. */
   async function num(query: string): Promise<number> {
@@ -50,13 +51,27 @@ describe('loadTpcc: 1 warehouse into embedded PostgreSQL', () => {
 
   beforeAll(async () => {
     pg = await startTempServer();
-    await loadTpcc(pg.url, { warehouses: 1, seed: SEED });
+    result = await loadTpcc(pg.url, { warehouses: 1, seed: SEED });
     sql = postgres(pg.url, { max: 2, onnotice: () => undefined });
   });
 
   afterAll(async () => {
     await sql?.end({ timeout: 5 });
     await pg?.stop();
+  });
+
+  describe('keys and ANALYZE overlapping the data', () => {
+    it('the phases (data, then the tails of keys and of ANALYZE) add up to the whole load', () => {
+      const { data, indexes, analyze } = result.phaseSeconds;
+      for (const s of [data, indexes, analyze]) expect(s).toBeGreaterThanOrEqual(0);
+      expect(data + indexes + analyze).toBeCloseTo(result.seconds, 6);
+    });
+
+    it('every table was analyzed once its rows were in (an empty table gets no column statistics)', async () => {
+      const rows = await sql<{ tablename: string }[]>`
+        select distinct tablename from pg_stats where schemaname = 'public' and tablename in ${sql(TABLES)}`;
+      expect(rows.map((r) => r.tablename).sort()).toEqual([...TABLES].sort());
+    });
   });
 
   describe('cardinalities (§1)', () => {

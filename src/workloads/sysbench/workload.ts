@@ -166,6 +166,7 @@ export const workload = defineWorkload<SysbenchOptions, SysbenchRecord, null, Co
         }
       }
     },
+    tablesOf: (task) => [`sbtest${task.table}`],
     *generate(task, ctx, onProgress) {
       const rng = new Rng(deriveSeed(ctx.seed, task.table, task.first));
       const rand = randFunction(ctx.record.randType ?? 'special');

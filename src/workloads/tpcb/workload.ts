@@ -131,6 +131,8 @@ export const workload = defineWorkload<TpcbOptions, TpcbRecord, null, { updates:
         yield { kind: 'branch', unit: b };
       }
     },
+    tablesOf: (task) =>
+      task.kind === 'branch' ? ['pgbench_branches', 'pgbench_tellers'] : ['pgbench_accounts'],
     *generate(task) {
       const b = task.unit;
       if (task.kind === 'branch') {

@@ -45,6 +45,15 @@ const TASK_SALT: Readonly<Record<LoadTask['kind'], number>> = {
   orders: 5,
 };
 
+/** The tables each kind of task writes (what `taskStreams` returns for it). */
+export const TASK_TABLES: Readonly<Record<LoadTask['kind'], readonly TableName[]>> = {
+  item: ['item'],
+  warehouse: ['warehouse', 'district'],
+  stock: ['stock'],
+  customer: ['customer', 'history'],
+  orders: ['orders', 'new_order', 'order_line'],
+};
+
 /** The tables a task writes, each as a lazily generated sequence of COPY chunks. */
 export function taskStreams(
   task: LoadTask,

@@ -10,7 +10,7 @@ import { Rng } from '../../random/rng.js';
 import { defineWorkload, type HeadlineFigure, type LoadState, type Measurement } from '../workload.js';
 import { tpccHome, type TpccRunState, type TpccTerminal } from './bodies.js';
 import { consistencyConditions, LOAD_ONLY_CONDITION, populationChecks, runChecks } from './check.js';
-import { taskStreams, type LoadTask as TpccTask } from './generate.js';
+import { TASK_TABLES, taskStreams, type LoadTask as TpccTask } from './generate.js';
 import { schemaState } from './meta.js';
 import {
   MIX_MINIMUMS,
@@ -136,15 +136,16 @@ export const workload = defineWorkload<TpccOptions, TpccRecord, TpccTerminal, Tp
       loadConstants: randomLoadConstants(new Rng(seed)),
     }),
     *tasks(record) {
+      // Table by table, biggest index first: a table's keys are built as soon as its last task is
+      // done, so ORDER-LINE's primary key (the biggest) and STOCK's build while the rest loads, and
+      // what is left after the data is CUSTOMER's keys and the small tables'. (Warehouse by
+      // warehouse, every table would finish with the last warehouse and nothing would overlap.)
+      const passes = ['orders', 'stock', 'customer'] as const;
+      for (const kind of passes) for (let w = 1; w <= record.warehouses; w++) yield { kind, w, unit: w };
       yield { kind: 'item' };
-      for (let w = 1; w <= record.warehouses; w++) {
-        // Biggest first within a warehouse, so the last warehouse does not leave one worker alone with its stock.
-        yield { kind: 'stock', w, unit: w };
-        yield { kind: 'orders', w, unit: w };
-        yield { kind: 'customer', w, unit: w };
-        yield { kind: 'warehouse', w, unit: w };
-      }
+      for (let w = 1; w <= record.warehouses; w++) yield { kind: 'warehouse', w, unit: w };
     },
+    tablesOf: (task) => TASK_TABLES[task.kind],
     generate: (task, ctx, onProgress) =>
       taskStreams(
         task,

@@ -144,7 +144,7 @@ export function clientCostTable(d: ClientCostData): string {
   ];
   const load = d.load;
   return [
-    `Load: ${d.warehouses} warehouses in ${num(load.seconds)} s (data ${num(load.phaseSeconds.data)} s, keys and indexes ${num(load.phaseSeconds.indexes)} s, analyze ${num(load.phaseSeconds.analyze)} s; ${num(load.rows)} rows).`,
+    `Load: ${d.warehouses} warehouses in ${num(load.seconds)} s (data ${num(load.phaseSeconds.data)} s, then keys and indexes ${num(load.phaseSeconds.indexes)} s and analyze ${num(load.phaseSeconds.analyze)} s after the data; ${num(load.rows)} rows).`,
     '',
     formatTable(
       columns,

@@ -25,8 +25,8 @@ export function formatProgress(p: LoadProgress): string {
   const mbps = p.bytes / 1e6 / elapsed;
   const eta =
     p.fraction > 0.02 ? ` ETA ${Math.max(0, (elapsed / p.fraction) * (1 - p.fraction)).toFixed(0)} s` : '';
-  // TPC-C loads table by table, so whole warehouses are done only near the end: the share of the
-  // bytes is what moves.
+  // Whole units (TPC-C: warehouses) finish in bursts when several streams share them: the share of
+  // the bytes is what moves steadily.
   const share = p.fraction > 0 ? `${(p.fraction * 100).toFixed(0)}%, ` : '';
   return (
     `load: ${share}${p.unitsDone}/${p.units} ${p.unitName}, ${(p.rows / 1e6).toFixed(2)} M rows, ` +

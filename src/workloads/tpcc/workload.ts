@@ -136,14 +136,18 @@ export const workload = defineWorkload<TpccOptions, TpccRecord, TpccTerminal, Tp
       loadConstants: randomLoadConstants(new Rng(seed)),
     }),
     *tasks(record) {
-      // Table by table, biggest index first: a table's keys are built as soon as its last task is
-      // done, so ORDER-LINE's primary key (the biggest) and STOCK's build while the rest loads, and
-      // what is left after the data is CUSTOMER's keys and the small tables'. (Warehouse by
-      // warehouse, every table would finish with the last warehouse and nothing would overlap.)
-      const passes = ['orders', 'stock', 'customer'] as const;
-      for (const kind of passes) for (let w = 1; w <= record.warehouses; w++) yield { kind, w, unit: w };
+      // Warehouse by warehouse, biggest first within one, so the last warehouse does not leave one
+      // worker alone with its stock. Table by table (order lines first, so that their keys build
+      // while the rest loads) was measured slower on 2 cores: 10 warehouses into PostgreSQL 15 in
+      // 18.4 and 18.3 s against 15.7 and 17.5 s, its data phase a third longer with every stream
+      // writing the same table. The keys of a table still start as soon as its last task is done.
       yield { kind: 'item' };
-      for (let w = 1; w <= record.warehouses; w++) yield { kind: 'warehouse', w, unit: w };
+      for (let w = 1; w <= record.warehouses; w++) {
+        yield { kind: 'stock', w, unit: w };
+        yield { kind: 'orders', w, unit: w };
+        yield { kind: 'customer', w, unit: w };
+        yield { kind: 'warehouse', w, unit: w };
+      }
     },
     tablesOf: (task) => TASK_TABLES[task.kind],
     generate: (task, ctx, onProgress) =>

@@ -5,6 +5,7 @@
  * streams. SQLite: one transaction of prepared single-row INSERTs (better-sqlite3), the rows read
  * page by page from txbench's own load (the reading is not timed).
  */
+import { inLanes } from './lanes.js';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -183,11 +184,7 @@ async function onDb<T>(
 ): Promise<void> {
   const db = await mysqlDialect.connect(url, { max: jobs });
   try {
-    let next = 0;
-    const lane = async (): Promise<void> => {
-      while (next < items.length) await fn(db, items[next++]!);
-    };
-    await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, lane));
+    await inLanes(jobs, items, (item) => fn(db, item));
   } finally {
     await db.close();
   }

@@ -5,6 +5,7 @@
  * ANALYZE on the raw-loaded tables. Then the same comparison for MariaDB and SQLite against their
  * own raw bulk paths (loader-peers.ts); a database that is not installed is skipped with its reason.
  */
+import { inLanes } from './lanes.js';
 import { chown, mkdir, rm, stat } from 'node:fs/promises';
 import { availableParallelism, userInfo } from 'node:os';
 import path from 'node:path';
@@ -212,11 +213,7 @@ async function onPool<T>(
 ): Promise<void> {
   const sql = postgres(url, { max: jobs, onnotice: () => undefined, idle_timeout: 0 });
   try {
-    let next = 0;
-    const lane = async (): Promise<void> => {
-      while (next < items.length) await fn(sql, items[next++]!);
-    };
-    await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, lane));
+    await inLanes(jobs, items, (item) => fn(sql, item));
   } finally {
     await sql.end({ timeout: 5 });
   }

@@ -13,6 +13,8 @@ export class WireSlot implements Session {
   /** The statements given at open, prepared in that order. */
   prepared: Prepared[] = [];
   private readonly cache = new Map<string, Promise<Prepared>>();
+  /** The statements whose preparing has finished, for the hot path to take without a promise. */
+  private readonly ready = new Map<string, Prepared>();
 
   constructor(readonly conn: WireConnection) {}
 
@@ -42,11 +44,19 @@ export class WireSlot implements Session {
     let p = this.cache.get(text);
     if (p === undefined) {
       p = this.conn.prepare(text);
-      // A statement that failed to prepare is tried again next time, not cached as failed.
-      p.catch(() => this.cache.delete(text));
+      p.then(
+        (prepared) => this.ready.set(text, prepared),
+        // A statement that failed to prepare is tried again next time, not cached as failed.
+        () => this.cache.delete(text),
+      );
       this.cache.set(text, p);
     }
     return p;
+  }
+
+  /** The statement for `text` if it is already prepared on this connection. */
+  preparedFor(text: string): Prepared | undefined {
+    return this.ready.get(text);
   }
 }
 

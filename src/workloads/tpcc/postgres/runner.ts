@@ -71,10 +71,13 @@ export function wireRunner(slot: WireSlot): PgRunner {
     const { conn } = slot;
     runner = {
       async pipeline(statements) {
-        // Statements new to this connection are prepared first (once), in one round trip.
-        const prepared = await Promise.all(
-          statements.map((s) => (s.params === undefined ? undefined : slot.statement(s.sql))),
-        );
+        // Statements new to this connection are prepared first (once), in one round trip; after
+        // that they are taken as they are, without a promise each.
+        let prepared = statements.map((s) => (s.params === undefined ? undefined : slot.preparedFor(s.sql)));
+        if (prepared.some((p, i) => p === undefined && statements[i]!.params !== undefined))
+          prepared = await Promise.all(
+            statements.map((s) => (s.params === undefined ? undefined : slot.statement(s.sql))),
+          );
         const pending: Promise<WireResult>[] = [];
         conn.batch(() => {
           for (let i = 0; i < statements.length; i++) {

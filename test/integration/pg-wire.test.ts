@@ -128,6 +128,45 @@ describe('the wire path on the embedded server (SCRAM-SHA-256)', () => {
     }
   });
 
+  it('answers a single-Sync pipeline statement by statement, and runs one without BEGIN as one implicit transaction', async () => {
+    const slot = await openSlot(server.url);
+    const pipeline = (calls: { sql: string; values: string[] }[]) =>
+      Promise.all(calls.map((c) => slot.statement(c.sql))).then(
+        (statements) =>
+          new Promise<{ err: Error | undefined; results: readonly { rows: unknown[][]; tag: string }[] }>(
+            (resolve) =>
+              slot.conn.pipeline(
+                calls.map((c, i) => ({ statement: statements[i]!, values: c.values })),
+                (err, results) => resolve({ err, results }),
+              ),
+          ),
+      );
+    try {
+      await slot.execute('create temp table q (k int)');
+      const ok = await pipeline([
+        { sql: 'insert into q select generate_series(1, $1::int)', values: ['3'] },
+        { sql: 'select k from q order by k', values: [] },
+        { sql: 'select count(*) from q where k > $1', values: ['1'] },
+      ]);
+      expect(ok.err).toBeUndefined();
+      expect(ok.results.map((r) => r.tag)).toEqual(['INSERT 0 3', 'SELECT 3', 'SELECT 1']);
+      expect(ok.results[1]!.rows).toEqual([['1'], ['2'], ['3']]);
+      expect(ok.results[2]!.rows).toEqual([['2']]);
+      // No BEGIN: the statements up to the Sync are one transaction, so the failure undoes the insert.
+      const failed = await pipeline([
+        { sql: 'insert into q values ($1)', values: ['9'] },
+        { sql: 'select 1 / $1::int', values: ['0'] },
+        { sql: 'insert into q values ($1)', values: ['10'] },
+      ]);
+      expect((failed.err as { code?: string } | undefined)?.code).toBe('22012');
+      expect(failed.results.map((r) => r.tag)).toEqual(['INSERT 0 1']);
+      expect(slot.conn.transactionStatus).toBe('I');
+      expect((await slot.query('select count(*)::int as n from q'))[0]!.n).toBe(3);
+    } finally {
+      await slot.conn.end();
+    }
+  });
+
   it('is cancelled by a cancel request (57014) and keeps its connection', async () => {
     const slot = await openSlot(server.url);
     try {

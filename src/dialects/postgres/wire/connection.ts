@@ -44,6 +44,15 @@ export interface WireResult {
 
 export type WireCallback = (err: Error | undefined, result: WireResult) => void;
 
+/** One statement of a pipeline: a prepared statement and its text parameters. */
+export interface PipelineCall {
+  readonly statement: Prepared;
+  readonly values: readonly WireValue[];
+}
+
+/** Each statement's result in order, up to the first that failed (the server skips the rest). */
+export type PipelineCallback = (err: Error | undefined, results: readonly WireResult[]) => void;
+
 /** A statement prepared on this connection: its name and its result columns. */
 export interface Prepared {
   readonly name: string;
@@ -51,14 +60,18 @@ export interface Prepared {
 }
 
 interface Pending {
+  /** The rows of the statement running now. */
   rows: WireValue[][];
-  tag: string;
+  /** Each statement's rows and tag, as its CommandComplete arrives (a pipeline has several). */
+  results: WireResult[];
   error: Error | undefined;
   columns: { name: string; typeId: number }[] | undefined;
-  done: WireCallback;
+  done: (err: Error | undefined, call: Pending) => void;
 }
 
-const EXECUTE_SYNC = Buffer.concat([serialize.execute(), serialize.sync()]);
+const NO_RESULT: WireResult = { rows: [], tag: '' };
+const EXECUTE = serialize.execute();
+const EXECUTE_SYNC = Buffer.concat([EXECUTE, serialize.sync()]);
 const READ_BUFFER_BYTES = 64 * 1024;
 const SYNC = serialize.sync();
 
@@ -248,7 +261,13 @@ export class WireConnection {
         call?.rows.push((msg as DataRowMessage).fields as WireValue[]);
         return;
       case 'commandComplete':
-        if (call) call.tag = (msg as unknown as { text: string }).text;
+        if (call) {
+          call.results.push({ rows: call.rows, tag: (msg as unknown as { text: string }).text });
+          call.rows = [];
+        }
+        return;
+      case 'emptyQuery':
+        if (call) call.results.push(NO_RESULT);
         return;
       case 'rowDescription':
         if (call)
@@ -297,9 +316,9 @@ export class WireConnection {
     return new Promise((resolve, reject) => {
       this.send(
         Buffer.concat([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), SYNC]),
-        (err, result) => {
+        (err, call) => {
           if (err) reject(err);
-          else resolve({ name, columns: (result as Pending).columns ?? [] });
+          else resolve({ name, columns: call.columns ?? [] });
         },
       );
     });
@@ -308,10 +327,26 @@ export class WireConnection {
   /** Runs a prepared statement with text parameters; `done` gets its rows or the server's error. */
   execute(statement: Prepared, values: readonly WireValue[], done: WireCallback): void {
     this.send(
-      serialize.bind({ statement: statement.name, values: values as WireValue[] }),
-      done,
-      EXECUTE_SYNC,
+      Buffer.concat([
+        serialize.bind({ statement: statement.name, values: values as WireValue[] }),
+        EXECUTE_SYNC,
+      ]),
+      (err, call) => done(err, lastResult(call)),
     );
+  }
+
+  /**
+   * Runs prepared statements one after another in one write that ends in a single Sync: the server
+   * answers them all in one flush, and the caller gets one callback. Statements after a failed
+   * one are skipped by the server; outside a transaction block they all form one implicit
+   * transaction, as the protocol defines.
+   */
+  pipeline(calls: readonly PipelineCall[], done: PipelineCallback): void {
+    const parts: Buffer[] = [];
+    for (const c of calls)
+      parts.push(serialize.bind({ statement: c.statement.name, values: c.values as WireValue[] }), EXECUTE);
+    parts.push(SYNC);
+    this.send(Buffer.concat(parts), (err, call) => done(err, call.results));
   }
 
   /** `execute` as a promise. */
@@ -324,29 +359,20 @@ export class WireConnection {
   /** Runs SQL without parameters through the simple protocol (BEGIN, COMMIT, ROLLBACK, SET). */
   simple(text: string): Promise<WireResult> {
     return new Promise((resolve, reject) =>
-      this.send(serialize.query(text), (err, result) => (err ? reject(err) : resolve(result))),
+      this.send(serialize.query(text), (err, call) => (err ? reject(err) : resolve(lastResult(call)))),
     );
   }
 
-  /** Calls made inside `work` leave in one write (a pipeline). */
-  batch(work: () => void): void {
-    this.socket.cork();
-    try {
-      work();
-    } finally {
-      this.socket.uncork();
-    }
-  }
-
-  private send(message: Buffer, done: WireCallback, tail?: Buffer): void {
+  private send(message: Buffer, done: Pending['done']): void {
+    const call: Pending = { rows: [], results: [], error: undefined, columns: undefined, done };
     if (this.lostError !== undefined) {
       const err = this.lostError;
-      queueMicrotask(() => done(err, { rows: [], tag: '' }));
+      queueMicrotask(() => done(err, call));
       return;
     }
-    this.pending.push({ rows: [], tag: '', error: undefined, columns: undefined, done });
+    this.pending.push(call);
     // One buffer, one write: a cork would cost a tick and a writev per call.
-    this.socket.write(tail === undefined ? message : Buffer.concat([message, tail]));
+    this.socket.write(message);
   }
 
   private lose(err: WireConnectionError): void {
@@ -378,6 +404,10 @@ export class WireConnection {
     });
   }
 }
+
+/** A single call's result: its (last) statement's rows and tag. */
+const lastResult = (call: Pending): WireResult =>
+  call.results[call.results.length - 1] ?? { rows: [], tag: '' };
 
 const md5 = (data: string | Buffer): string => createHash('md5').update(data).digest('hex');
 

@@ -7,7 +7,7 @@
 import type { Row } from '../../../dialects/connections.js';
 import type { PostgresConn } from '../../../dialects/postgres/connections.js';
 import { classifyPostgresError } from '../../../dialects/postgres/errors.js';
-import type { WireResult } from '../../../dialects/postgres/wire/connection.js';
+import type { PipelineCall, WireResult } from '../../../dialects/postgres/wire/connection.js';
 import { rowObjects, toText, type WireSlot } from '../../../dialects/postgres/wire/session.js';
 
 export interface PgStatement {
@@ -65,38 +65,42 @@ export function postgresJsRunner(conn: PostgresConn): PgRunner {
 
 const wireRunners = new WeakMap<WireSlot, PgRunner>();
 
+/**
+ * The wire path sends a pipeline as one write ending in a single Sync (connection.ts), so the
+ * server answers it in one flush and it costs one callback. BEGIN and COMMIT go through the
+ * extended protocol too (prepared like the rest), since a simple query would end the pipeline.
+ */
 export function wireRunner(slot: WireSlot): PgRunner {
   let runner = wireRunners.get(slot);
   if (runner === undefined) {
     const { conn } = slot;
+    const run = (calls: PipelineCall[]): Promise<readonly WireResult[]> =>
+      new Promise((resolve, reject) =>
+        conn.pipeline(calls, (err, results) => (err ? reject(err) : resolve(results))),
+      );
     runner = {
       async pipeline(statements) {
         // Statements new to this connection are prepared first (once), in one round trip; after
         // that they are taken as they are, without a promise each.
-        let prepared = statements.map((s) => (s.params === undefined ? undefined : slot.preparedFor(s.sql)));
-        if (prepared.some((p, i) => p === undefined && statements[i]!.params !== undefined))
-          prepared = await Promise.all(
-            statements.map((s) => (s.params === undefined ? undefined : slot.statement(s.sql))),
-          );
-        const pending: Promise<WireResult>[] = [];
-        conn.batch(() => {
-          for (let i = 0; i < statements.length; i++) {
-            const s = statements[i]!;
-            const p = prepared[i];
-            pending.push(p === undefined ? conn.simple(s.sql) : conn.run(p, s.params!.map(toText)));
-          }
-        });
-        const settled = await Promise.allSettled(pending);
-        const failure = settled.find((s) => s.status === 'rejected');
-        if (failure !== undefined) {
-          if (classifyPostgresError(failure.reason) !== 'connection' && !conn.lost)
+        let prepared = statements.map((s) => slot.preparedFor(s.sql));
+        if (prepared.includes(undefined))
+          prepared = await Promise.all(statements.map((s) => slot.statement(s.sql)));
+        const calls = statements.map((s, i) => ({
+          statement: prepared[i]!,
+          values: s.params === undefined ? [] : s.params.map(toText),
+        }));
+        let results: readonly WireResult[];
+        try {
+          results = await run(calls);
+        } catch (err) {
+          // The server skipped the rest of the pipeline; a transaction it left open is aborted.
+          if (classifyPostgresError(err) !== 'connection' && !conn.lost && conn.transactionStatus !== 'I')
             await conn.simple('rollback').catch(() => undefined);
-          throw failure.reason;
+          throw err;
         }
-        return settled.map((s, i) => {
-          const p = prepared[i];
-          return s.status === 'fulfilled' && p !== undefined ? rowObjects(p, s.value) : [];
-        });
+        return results.map((result, i) =>
+          statements[i]!.params === undefined ? [] : rowObjects(prepared[i]!, result),
+        );
       },
       query: (sql, params) => slot.query(sql, params),
       rollback: async () => void (await conn.simple('rollback')),

@@ -2,7 +2,8 @@
  * Section 1, client cost per transaction: load 4 warehouses into the bench's PostgreSQL 15 (timed),
  * then zero-think runs in client-SQL and procedure mode, each in its own process, with txbench's CPU
  * per transaction (from its own report) next to the server's (from /proc over the same window);
- * then both modes again on postgres.js instead of the wire path, to show what the wire path buys.
+ * then both modes again on postgres.js instead of the wire path, to show what the wire path buys;
+ * then both modes on a MariaDB server of the bench's own (mysql2), as information beside them.
  */
 import type { BenchConfig } from './config.js';
 import { formatTable, num, type Column, type TargetDef } from './figures.js';
@@ -10,6 +11,7 @@ import type { PgCluster } from './pg-cluster.js';
 import { runTxbench, type RunFigures } from './txbench-run.js';
 import { loadTpcc, type LoadResult } from '../workloads/tpcc/loader.js';
 import { settle } from './settle.js';
+import { startMariaDb } from './mariadb-server.js';
 
 export interface ClientCostData {
   warehouses: number;
@@ -20,7 +22,12 @@ export interface ClientCostData {
     /** Both modes on postgres.js (TXBENCH_PG_DRIVER=postgres.js): what the wire path bought. */
     clientSqlPostgresJs?: RunFigures | { error: string };
     proceduresPostgresJs?: RunFigures | { error: string };
+    /** Both modes on MariaDB (information: no target). */
+    mariadbClientSql?: RunFigures | { error: string };
+    mariadbProcedures?: RunFigures | { error: string };
   };
+  /** The MariaDB server's version, or why it could not be used. */
+  mariadb?: { version: string } | { error: string };
   /** The database the runs used (section 2 drives the same one). */
   url: string;
 }
@@ -42,28 +49,67 @@ export async function clientCost(
   };
   const attempt = async (
     procedures: boolean,
-    driver?: 'postgres.js',
+    on: { url: string; pid: number; label?: string; env?: Record<string, string> },
   ): Promise<RunFigures | { error: string }> => {
     progress(
-      `${procedures ? 'procedure' : 'client-SQL'} mode${driver ? ` on ${driver}` : ''}, ${cfg.terminals} terminals, ${(cfg.warmupMs + cfg.durationMs) / 1000} s`,
+      `${procedures ? 'procedure' : 'client-SQL'} mode${on.label ? ` on ${on.label}` : ''}, ${cfg.terminals} terminals, ${(cfg.warmupMs + cfg.durationMs) / 1000} s`,
     );
     try {
-      const env: Record<string, string> = driver ? { TXBENCH_PG_DRIVER: driver } : {};
-      return await runTxbench(url, { ...spec, procedures, env }, cluster.pid);
+      return await runTxbench(on.url, { ...spec, procedures, env: on.env ?? {} }, on.pid);
     } catch (err) {
-      return { error: err instanceof Error ? err.message : String(err) };
+      return { error: messageOf(err) };
     }
   };
-  const clientSql = await attempt(false);
-  const procedures = await attempt(true);
-  const clientSqlPostgresJs = await attempt(false, 'postgres.js');
-  const proceduresPostgresJs = await attempt(true, 'postgres.js');
+  const pg = { url, pid: cluster.pid };
+  const pgJs = { ...pg, label: 'postgres.js', env: { TXBENCH_PG_DRIVER: 'postgres.js' } };
+  const clientSql = await attempt(false, pg);
+  const procedures = await attempt(true, pg);
+  const clientSqlPostgresJs = await attempt(false, pgJs);
+  const proceduresPostgresJs = await attempt(true, pgJs);
+  const maria = await mariadbRuns(cfg, progress, attempt);
   return {
     warehouses: cfg.warehouses,
     load: { seconds: load.seconds, phaseSeconds: load.phaseSeconds, rows: load.rows },
-    runs: { clientSql, procedures, clientSqlPostgresJs, proceduresPostgresJs },
+    runs: { clientSql, procedures, clientSqlPostgresJs, proceduresPostgresJs, ...maria.runs },
+    mariadb: maria.server,
     url,
   };
+}
+
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** The same two runs on a MariaDB server started for them (mysql2 carries both modes). */
+async function mariadbRuns(
+  cfg: BenchConfig['clientCost'],
+  progress: (line: string) => void,
+  attempt: (
+    procedures: boolean,
+    on: { url: string; pid: number; label: string },
+  ) => Promise<RunFigures | { error: string }>,
+): Promise<{
+  server: NonNullable<ClientCostData['mariadb']>;
+  runs: Pick<ClientCostData['runs'], 'mariadbClientSql' | 'mariadbProcedures'>;
+}> {
+  let server;
+  try {
+    progress('starting MariaDB');
+    server = await startMariaDb();
+  } catch (err) {
+    return { server: { error: messageOf(err) }, runs: {} };
+  }
+  try {
+    const url = await server.createDatabase('tpcc4');
+    progress(`loading ${cfg.warehouses} warehouses into MariaDB`);
+    await loadTpcc(url, { warehouses: cfg.warehouses });
+    const on = { url, pid: server.pid, label: 'MariaDB' };
+    const mariadbClientSql = await attempt(false, on);
+    const mariadbProcedures = await attempt(true, on);
+    return { server: { version: server.version }, runs: { mariadbClientSql, mariadbProcedures } };
+  } catch (err) {
+    return { server: { error: messageOf(err) }, runs: {} };
+  } finally {
+    await server.stop();
+  }
 }
 
 export function isRun(r: RunFigures | { error: string } | undefined): r is RunFigures {
@@ -157,8 +203,30 @@ export function clientCostTable(d: ClientCostData): string {
         ...(d.runs.proceduresPostgresJs
           ? [{ mode: 'procedures on postgres.js', run: d.runs.proceduresPostgresJs }]
           : []),
+        ...(d.runs.mariadbClientSql ? [{ mode: 'MariaDB client-SQL', run: d.runs.mariadbClientSql }] : []),
+        ...(d.runs.mariadbProcedures ? [{ mode: 'MariaDB procedures', run: d.runs.mariadbProcedures }] : []),
       ],
       'markdown',
     ),
+    ...(d.mariadb === undefined
+      ? []
+      : [
+          '',
+          'error' in d.mariadb
+            ? `MariaDB (information): not measured: ${d.mariadb.error}`
+            : mariadbLine(d.mariadb.version, d.runs.mariadbClientSql, d.runs.mariadbProcedures),
+        ]),
   ].join('\n');
+}
+
+function mariadbLine(
+  version: string,
+  clientSql: RunFigures | { error: string } | undefined,
+  procedures: RunFigures | { error: string } | undefined,
+): string {
+  const ratio =
+    isRun(clientSql) && isRun(procedures)
+      ? `client-SQL ÷ procedures ${(clientSql.client.usPerTransaction / procedures.client.usPerTransaction).toFixed(2)}×`
+      : 'no ratio (a run failed)';
+  return `MariaDB ${version} (information, no target; mysql2, the same ${isRun(procedures) ? procedures.terminals : ''} terminals and window): client CPU per transaction ${ratio}. Server µs/txn there is mariadbd's own CPU.`;
 }

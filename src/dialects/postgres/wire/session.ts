@@ -27,12 +27,14 @@ export class WireSlot implements Session {
   }
 
   async query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const statement = await this.statement(sql);
+    // A statement already prepared is taken as it is: no await (and no turn of the loop) for it.
+    const statement = this.ready.get(sql) ?? (await this.statement(sql));
     return rowObjects(statement, await this.conn.run(statement, params.map(toText))) as T[];
   }
 
   async execute(sql: string, params: readonly unknown[] = []): Promise<number> {
-    return affectedRows(await this.conn.run(await this.statement(sql), params.map(toText)));
+    const statement = this.ready.get(sql) ?? (await this.statement(sql));
+    return affectedRows(await this.conn.run(statement, params.map(toText)));
   }
 
   begin = async (): Promise<void> => void (await this.conn.simple('begin'));

@@ -226,8 +226,10 @@ describe('a monitored run on the embedded server', () => {
       expect(ours, `${what}: txbench ${ours} below iostat's inner seconds ${low}`).toBeGreaterThan(
         low * 0.98,
       );
+      // iostat sleeps a second between samples, so on a busy machine an interval runs long and its
+      // per-second rate, counted here as one second, leaves out what the extra time wrote.
       expect(ours, `${what}: txbench ${ours} above iostat's touching seconds ${high}`).toBeLessThan(
-        high * 1.02,
+        high * 1.05,
       );
     };
     console.log(

@@ -44,11 +44,14 @@ export interface WireResult {
 
 export type WireCallback = (err: Error | undefined, result: WireResult) => void;
 
-/** One statement of a pipeline: a prepared statement and its text parameters. */
-export interface PipelineCall {
-  readonly statement: Prepared;
-  readonly values: readonly WireValue[];
-}
+/**
+ * One statement of a pipeline: a prepared statement and its text parameters, or SQL without
+ * parameters (BEGIN, COMMIT) sent as the unnamed statement. Transaction control stays unnamed
+ * so that the server's log shows it as `execute <unnamed>`, which log replayers run afresh each
+ * time: PostgreSQL 15's pg_stat_statements counts a named, re-executed utility statement once.
+ */
+export type PipelineCall =
+  { readonly statement: Prepared; readonly values: readonly WireValue[] } | { readonly text: string };
 
 /** Each statement's result in order, up to the first that failed (the server skips the rest). */
 export type PipelineCallback = (err: Error | undefined, results: readonly WireResult[]) => void;
@@ -71,6 +74,7 @@ interface Pending {
 
 const NO_RESULT: WireResult = { rows: [], tag: '' };
 const EXECUTE = serialize.execute();
+const UNNAMED_BIND = serialize.bind({});
 const EXECUTE_SYNC = Buffer.concat([EXECUTE, serialize.sync()]);
 const READ_BUFFER_BYTES = 64 * 1024;
 const SYNC = serialize.sync();
@@ -344,7 +348,9 @@ export class WireConnection {
   pipeline(calls: readonly PipelineCall[], done: PipelineCallback): void {
     const parts: Buffer[] = [];
     for (const c of calls)
-      parts.push(serialize.bind({ statement: c.statement.name, values: c.values as WireValue[] }), EXECUTE);
+      if ('text' in c) parts.push(serialize.parse({ text: c.text }), UNNAMED_BIND, EXECUTE);
+      else
+        parts.push(serialize.bind({ statement: c.statement.name, values: c.values as WireValue[] }), EXECUTE);
     parts.push(SYNC);
     this.send(Buffer.concat(parts), (err, call) => done(err, call.results));
   }

@@ -68,7 +68,7 @@ const wireRunners = new WeakMap<WireSlot, PgRunner>();
 /**
  * The wire path sends a pipeline as one write ending in a single Sync (connection.ts), so the
  * server answers it in one flush and it costs one callback. BEGIN and COMMIT go through the
- * extended protocol too (prepared like the rest), since a simple query would end the pipeline.
+ * extended protocol too (as the unnamed statement), since a simple query would end the pipeline.
  */
 export function wireRunner(slot: WireSlot): PgRunner {
   let runner = wireRunners.get(slot);
@@ -80,15 +80,19 @@ export function wireRunner(slot: WireSlot): PgRunner {
       );
     runner = {
       async pipeline(statements) {
-        // Statements new to this connection are prepared first (once), in one round trip; after
-        // that they are taken as they are, without a promise each.
-        let prepared = statements.map((s) => slot.preparedFor(s.sql));
-        if (prepared.includes(undefined))
-          prepared = await Promise.all(statements.map((s) => slot.statement(s.sql)));
-        const calls = statements.map((s, i) => ({
-          statement: prepared[i]!,
-          values: s.params === undefined ? [] : s.params.map(toText),
-        }));
+        // Statements with parameters that are new to this connection are prepared first (once), in
+        // one round trip; after that they are taken as they are, without a promise each.
+        let prepared = statements.map((s) => (s.params === undefined ? undefined : slot.preparedFor(s.sql)));
+        if (prepared.some((p, i) => p === undefined && statements[i]!.params !== undefined))
+          prepared = await Promise.all(
+            statements.map((s) => (s.params === undefined ? undefined : slot.statement(s.sql))),
+          );
+        const calls = statements.map((s, i): PipelineCall => {
+          const p = prepared[i];
+          return p === undefined || s.params === undefined
+            ? { text: s.sql }
+            : { statement: p, values: s.params.map(toText) };
+        });
         let results: readonly WireResult[];
         try {
           results = await run(calls);
@@ -98,9 +102,10 @@ export function wireRunner(slot: WireSlot): PgRunner {
             await conn.simple('rollback').catch(() => undefined);
           throw err;
         }
-        return results.map((result, i) =>
-          statements[i]!.params === undefined ? [] : rowObjects(prepared[i]!, result),
-        );
+        return results.map((result, i) => {
+          const p = prepared[i];
+          return p === undefined ? [] : rowObjects(p, result);
+        });
       },
       query: (sql, params) => slot.query(sql, params),
       rollback: async () => void (await conn.simple('rollback')),

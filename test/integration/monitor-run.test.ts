@@ -196,19 +196,31 @@ describe('a monitored run on the embedded server', () => {
     let covered = 0;
     const inner = { writes: 0, kib: 0 };
     const outer = { writes: 0, kib: 0 };
-    for (const s of iostat.sysstat.hosts[0]!.statistics) {
+    // iostat sleeps a second between samples, so on a busy machine its samples run longer than a
+    // second: each is taken to span the mean gap between its stamps, not exactly one second.
+    const samples = iostat.sysstat.hosts[0]!.statistics;
+    const spanMs =
+      samples.length > 1
+        ? Math.max(
+            1000,
+            (iostatTime(samples[samples.length - 1]!.timestamp) - iostatTime(samples[0]!.timestamp)) /
+              (samples.length - 1),
+          )
+        : 1000;
+    const span = spanMs / 1000;
+    for (const s of samples) {
       const secondEnd = iostatTime(s.timestamp);
-      const overlap = Math.max(0, Math.min(secondEnd, end) - Math.max(secondEnd - 1000, start)) / 1000;
+      const overlap = Math.max(0, Math.min(secondEnd, end) - Math.max(secondEnd - spanMs, start)) / 1000;
       const d = s.disk.find((x) => x.disk_device === device.name);
       if (d === undefined) continue;
       // iostat's stamps are whole seconds (truncated): a sample stamped T ended in [T, T + 1 s).
-      if (secondEnd + 1000 > start && secondEnd - 1000 < end) {
-        outer.writes += d['w/s'];
-        outer.kib += d['wkB/s'];
+      if (secondEnd + 1000 > start && secondEnd - spanMs < end) {
+        outer.writes += d['w/s'] * span;
+        outer.kib += d['wkB/s'] * span;
       }
-      if (secondEnd - 1000 >= start && secondEnd + 1000 <= end) {
-        inner.writes += d['w/s'];
-        inner.kib += d['wkB/s'];
+      if (secondEnd - spanMs >= start && secondEnd + 1000 <= end) {
+        inner.writes += d['w/s'] * span;
+        inner.kib += d['wkB/s'] * span;
       }
       if (overlap <= 0) continue;
       covered += overlap;
@@ -226,8 +238,6 @@ describe('a monitored run on the embedded server', () => {
       expect(ours, `${what}: txbench ${ours} below iostat's inner seconds ${low}`).toBeGreaterThan(
         low * 0.98,
       );
-      // iostat sleeps a second between samples, so on a busy machine an interval runs long and its
-      // per-second rate, counted here as one second, leaves out what the extra time wrote.
       expect(ours, `${what}: txbench ${ours} above iostat's touching seconds ${high}`).toBeLessThan(
         high * 1.05,
       );

@@ -8,7 +8,7 @@
  * weighted by how much of it lies inside the measured window, so the window's edges cost little on
  * a steady load. Like the other suites it drives the compiled code under dist/.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import parsePrometheusTextFormat, { type PrometheusFamily } from 'parse-prometheus-text-format';
@@ -34,6 +34,7 @@ let dir: string;
 let result: CliResult;
 let iostat: IostatJson;
 let scraped: PrometheusFamily[] | undefined;
+let iostatChild: ChildProcess | undefined;
 
 /** Scrapes --metrics-port until New-Orders and device figures show, or the run ends. */
 async function scrapeWhileRunning(
@@ -70,10 +71,12 @@ beforeAll(async () => {
   // Load first, so that iostat's run covers the measured window and little else.
   const load = await runCli(dir, ['load', '--warehouses', '1', '--data-dir', path.join(dir, 'pg')], 180_000);
   expect(load.code).toBe(0);
-  const seconds = WARMUP_S + WINDOW_S + 25;
-  const child = spawn('iostat', ['-dx', '-y', '-t', '-o', 'JSON', '1', String(seconds)], {
+  // No count: iostat reports each second until it is interrupted, and SIGINT makes it close its
+  // JSON. A fixed count ran out before the window ended when the server was slow to start.
+  const child = spawn('iostat', ['-dx', '-y', '-t', '-o', 'JSON', '1'], {
     env: { ...process.env, LC_ALL: 'C', S_TIME_FORMAT: 'ISO' },
   });
+  iostatChild = child;
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
   const finished = new Promise<void>((resolve) => child.on('close', () => resolve()));
@@ -101,12 +104,16 @@ beforeAll(async () => {
   );
   scraped = await scrapeWhileRunning(`http://127.0.0.1:${port}/metrics`, running);
   result = await running;
+  // Two more samples, so that one stamped after the window's last second is always there.
+  await new Promise((r) => setTimeout(r, 2_500));
   child.kill('SIGINT');
   await finished;
   iostat = JSON.parse(out) as IostatJson;
 }, 400_000);
 
 afterAll(async () => {
+  // Left running only when the run itself failed.
+  if (iostatChild?.exitCode === null) iostatChild.kill('SIGINT');
   await removeDir(dir);
 });
 
@@ -228,7 +235,13 @@ describe('a monitored run on the embedded server', () => {
       kib += d['wkB/s'] * overlap;
       awaitWeighted += d.w_await * d['w/s'] * overlap;
     }
-    expect(covered).toBeGreaterThan(monitoredSeconds * 0.9);
+    const stamps = samples.filter((s) => s.disk.some((x) => x.disk_device === device.name));
+    expect(
+      covered,
+      `iostat covered ${covered.toFixed(2)} of ${monitoredSeconds} s: window ${run.summary.monitor.windowStartedAt}` +
+        ` to ${run.summary.monitor.windowEndedAt}, ${stamps.length} samples with ${device.name} from` +
+        ` ${stamps[0]?.timestamp} to ${stamps[stamps.length - 1]?.timestamp}, span ${span.toFixed(3)} s`,
+    ).toBeGreaterThan(monitoredSeconds * 0.9);
     const iostatIops = writes / covered;
     const iostatMBps = (kib * 1024) / 1e6 / covered;
     const iostatAwait = awaitWeighted / writes;

@@ -3,12 +3,18 @@
  * PostgreSQL 15 tables (txbench loads them): oltp_read_write and oltp_point_select, the same
  * threads/terminals and no think time, TPS, QPS and each tool's client CPU per transaction side by
  * side. sysbench's CPU comes from the shell's `times` after it exits, as for pgbench (section 2).
+ *
+ * sysbench drives its threads from as many OS threads; txbench's default drives a few terminals
+ * from one event loop, which the targets measure. Beside it, txbench runs again with as many
+ * worker threads as sysbench has threads, up to the cores (information, no target), so the
+ * table shows how much of the gap is the one thread and how much the cost per query.
  */
+import { availableParallelism } from 'node:os';
 import { startProgram, lastLine } from './children.js';
 import type { BenchConfig } from './config.js';
 import { formatTable, num, type Column, type TargetDef } from './figures.js';
 import type { PgCluster } from './pg-cluster.js';
-import { round, runTxbench } from './txbench-run.js';
+import { round, runTxbench, type RunFigures } from './txbench-run.js';
 import { loadWorkload } from '../workloads/loader.js';
 import { findWorkload } from '../workloads/registry.js';
 
@@ -25,10 +31,12 @@ export interface SysbenchData {
   tables: number;
   tableSize: number;
   threads: number;
+  /** txbench's worker threads in its second run of each script. */
+  workers: number;
   seconds: number;
   loadSeconds: number;
   command: string;
-  scripts: { script: Script; sysbench: ToolFigures; txbench: ToolFigures }[];
+  scripts: { script: Script; sysbench: ToolFigures; txbench: ToolFigures; txbenchWorkers?: ToolFigures }[];
 }
 
 export async function sysbenchSection(
@@ -54,45 +62,53 @@ export async function sysbenchSection(
     // sysbench 1.0.20 has no warm-up option: its figures cover the whole run.
     `--time=${seconds}`,
   ];
+  const workers = Math.min(cfg.threads, availableParallelism());
   const scripts: SysbenchData['scripts'] = [];
   for (const script of SYSBENCH_SCRIPTS) {
     progress(`${script}: sysbench`);
     const sb = await runSysbench(script, base, seconds);
     progress(`${script}: txbench`);
-    const tx = await runTxbench(
-      url,
-      {
-        workload: 'sysbench',
-        workloadOptions: { script },
-        procedures: false,
-        terminals: cfg.threads,
-        connections: cfg.threads,
-        warmupMs: cfg.warmupMs,
-        durationMs: cfg.durationMs,
-        monitor: false,
-      },
-      cluster.pid,
-    );
-    scripts.push({
-      script,
-      sysbench: sb,
-      txbench: {
-        tps: tx.tps,
-        qps: tx.figures?.find((f) => f.key === 'qps')?.value ?? null,
-        client: { usPerTransaction: tx.client.usPerTransaction, coresUsed: tx.client.coresUsed },
-      },
-    });
+    const run = (workers?: number) =>
+      runTxbench(
+        url,
+        {
+          workload: 'sysbench',
+          workloadOptions: { script },
+          procedures: false,
+          terminals: cfg.threads,
+          connections: cfg.threads,
+          warmupMs: cfg.warmupMs,
+          durationMs: cfg.durationMs,
+          monitor: false,
+          ...(workers === undefined ? {} : { workers }),
+        },
+        cluster.pid,
+      ).then(toolFigures);
+    const txbench = await run();
+    let txbenchWorkers: ToolFigures | undefined;
+    if (workers > 1) {
+      progress(`${script}: txbench --workers ${workers}`);
+      txbenchWorkers = await run(workers);
+    }
+    scripts.push({ script, sysbench: sb, txbench, ...(txbenchWorkers ? { txbenchWorkers } : {}) });
   }
   return {
     tables: cfg.tables,
     tableSize: cfg.tableSize,
     threads: cfg.threads,
+    workers,
     seconds,
     loadSeconds: round(load.seconds, 1),
     command: `sysbench SCRIPT ${base.join(' ')} run`,
     scripts,
   };
 }
+
+const toolFigures = (tx: RunFigures): ToolFigures => ({
+  tps: tx.tps,
+  qps: tx.figures?.find((f) => f.key === 'qps')?.value ?? null,
+  client: { usPerTransaction: tx.client.usPerTransaction, coresUsed: tx.client.coresUsed },
+});
 
 async function runSysbench(script: Script, base: string[], wallS: number): Promise<ToolFigures> {
   const t0 = performance.now();
@@ -158,8 +174,11 @@ interface Row {
 
 export function sysbenchTable(d: SysbenchData): string {
   const rows: Row[] = d.scripts.flatMap((s) => [
-    { script: s.script, tool: 'sysbench 1.0.20', f: s.sysbench },
-    { script: s.script, tool: 'txbench --workload sysbench', f: s.txbench },
+    { script: s.script, tool: `sysbench 1.0.20, ${d.threads} threads`, f: s.sysbench },
+    { script: s.script, tool: 'txbench --workload sysbench, 1 thread', f: s.txbench },
+    ...(s.txbenchWorkers
+      ? [{ script: s.script, tool: `txbench … --workers ${d.workers}`, f: s.txbenchWorkers }]
+      : []),
   ]);
   const columns: Column<Row>[] = [
     { header: 'script', align: 'left', text: (r) => r.script },
@@ -173,5 +192,20 @@ export function sysbenchTable(d: SysbenchData): string {
     `${d.tables} tables x ${d.tableSize} rows (txbench loaded them in ${d.loadSeconds} s), ${d.threads} threads, ${d.seconds} s each. Command: \`${d.command}\``,
     '',
     formatTable(columns, rows, 'markdown'),
+    ...workerLines(d),
   ].join('\n');
+}
+
+/** The TPS ratios of the worker-thread runs, for reading beside the targets (no target). */
+function workerLines(d: SysbenchData): string[] {
+  const lines = d.scripts.flatMap((s) =>
+    s.txbenchWorkers
+      ? [
+          `${s.script}: txbench --workers ${d.workers} ÷ sysbench ${num(round(s.txbenchWorkers.tps / s.sysbench.tps, 3))}`,
+        ]
+      : [],
+  );
+  return lines.length === 0
+    ? []
+    : ['', `Information (the targets above are the 1-thread runs): ${lines.join('; ')}.`];
 }

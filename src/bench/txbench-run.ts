@@ -18,6 +18,8 @@ export interface RunSpec {
   warehouses?: number;
   warmupMs: number;
   durationMs: number;
+  /** Worker threads driving the terminals (--workers); txbench's default when absent. */
+  workers?: number;
   /** Watch the disks, host and database while running (txbench's default); off for --no-monitor. */
   monitor?: boolean;
   /** Extra environment for the run's process (TXBENCH_PG_DRIVER=postgres.js for the old driver path). */
@@ -80,6 +82,7 @@ export async function runTxbench(url: string, spec: RunSpec, postmasterPid?: num
       rampMs: 0,
       intervalMs: 10_000,
       monitor: spec.monitor ?? true,
+      ...(spec.workers === undefined ? {} : { workers: spec.workers }),
     },
   };
   const { child, finished } = startNode(RUN_CHILD, [], spec.warmupMs + spec.durationMs + 180_000, {

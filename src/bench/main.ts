@@ -102,7 +102,7 @@ async function main(): Promise<number> {
       selected.has(2),
       () => {
         if (s1 === undefined) throw new Error('needs section 1 (its database and its procedure-mode run)');
-        return pgbenchSection(needCluster(), s1, cfg);
+        return pgbenchSection(needCluster(), s1, cfg, p(2));
       },
       pgbenchTable,
     );

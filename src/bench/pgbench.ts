@@ -1,7 +1,10 @@
 /**
  * Section 2, the client-side limit: pgbench (C, libpq) calling the same PL/pgSQL functions as
- * txbench's procedure mode, same database, connections and duration. pgbench's CPU comes from the
- * shell's `times` after it exits (user + system of the finished child, exact); the server's from /proc.
+ * txbench's procedure mode, same database, connections and duration. The two take turns in this
+ * section (pgbench, txbench, txbench, pgbench): every run adds orders to the database, so a tool
+ * that always ran later would always meet a bigger one; in this order the growth weighs on both
+ * alike, and the targets compare each tool's runs together. pgbench's CPU comes from the shell's
+ * `times` after it exits (user + system of the finished child, exact); the server's from /proc.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,7 +17,7 @@ import { hostBusyS } from './host-cpu.js';
 import type { PgCluster } from './pg-cluster.js';
 import { pgbenchScripts, SCRIPT_NAMES } from './pgbench-scripts.js';
 import { clusterCpuS } from './proc-stat.js';
-import { round, type RunFigures } from './txbench-run.js';
+import { round, runTxbench, type RunFigures } from './txbench-run.js';
 import { PROCEDURE_DEFINITIONS, PROCEDURES_VERSION } from '../workloads/tpcc/postgres/procedures.js';
 import { Rng } from '../random/rng.js';
 import { runConstants, type NurandConstants } from '../workloads/tpcc/random.js';
@@ -32,18 +35,39 @@ export interface PgbenchFigures {
   otherCores: number;
 }
 
+/** Which tool ran, in the order the section ran them. */
+export type Turn = 'pgbench' | 'txbench';
+
+/** pgbench and txbench --procedures taking turns on the same database (ABBA). */
+export const TURNS: readonly Turn[] = ['pgbench', 'txbench', 'txbench', 'pgbench'];
+
 export interface PgbenchData {
+  /** pgbench over all of its runs in this section: transactions and CPU summed, TPS their mean. */
   pgbench: PgbenchFigures;
-  /** Section 1's procedure-mode run, the txbench side of the comparison (null when it failed). */
+  /** Section 1's procedure-mode run (information: it ran minutes earlier, on a smaller database). */
   txbench: RunFigures | null;
   /** Section 1's procedure-mode run on postgres.js, for comparison. */
   txbenchPostgresJs?: RunFigures | null;
+  /** This section's runs, each tool's in the order they ran (`order` interleaves them). */
+  turns: { order: readonly Turn[]; pgbench: PgbenchFigures[]; txbench: RunFigures[] };
+  /** What the targets compare: each tool's runs of this section together. */
+  paired: {
+    pgbenchTps: number;
+    txbenchTps: number;
+    /** txbench ÷ pgbench. */
+    tpsRatio: number;
+    pgbenchClientUs: number;
+    txbenchClientUs: number;
+    /** txbench ÷ pgbench, client CPU per transaction. */
+    clientUsRatio: number;
+  };
 }
 
 export async function pgbenchSection(
   cluster: PgCluster,
   s1: ClientCostData,
   cfg: BenchConfig,
+  progress: (line: string) => void,
 ): Promise<PgbenchData> {
   const cc = cfg.clientCost;
   const constants = await prepareDatabase(s1.url);
@@ -51,6 +75,95 @@ export async function pgbenchSection(
   await mkdir(dir, { recursive: true });
   const scripts = pgbenchScripts(constants, s1.warehouses);
   for (const name of SCRIPT_NAMES) await writeFile(path.join(dir, `${name}.sql`), scripts[name]);
+  const turns: PgbenchData['turns'] = { order: TURNS, pgbench: [], txbench: [] };
+  for (const [i, turn] of TURNS.entries()) {
+    progress(
+      `${i + 1}/${TURNS.length}: ${turn === 'pgbench' ? 'pgbench' : 'txbench --procedures'}, ${cc.connections} clients`,
+    );
+    if (turn === 'pgbench') turns.pgbench.push(await runPgbench(cluster, s1, cfg, dir));
+    else
+      turns.txbench.push(
+        await runTxbench(
+          s1.url,
+          {
+            procedures: true,
+            terminals: cc.terminals,
+            connections: cc.connections,
+            warmupMs: cc.warmupMs,
+            durationMs: cc.durationMs,
+          },
+          cluster.pid,
+        ),
+      );
+  }
+  const pgbench = combinePgbench(turns.pgbench);
+  const txbenchTps = mean(turns.txbench.map((r) => r.tps));
+  const txbenchClientUs = usPerTransaction(
+    turns.txbench.map((r) => ({ cpuS: r.client.userS + r.client.systemS, transactions: r.transactions })),
+  );
+  return {
+    pgbench,
+    txbench: isRun(s1.runs.procedures) ? s1.runs.procedures : null,
+    txbenchPostgresJs: isRun(s1.runs.proceduresPostgresJs) ? s1.runs.proceduresPostgresJs : null,
+    turns,
+    paired: {
+      pgbenchTps: pgbench.tps,
+      txbenchTps: round(txbenchTps),
+      tpsRatio: round(txbenchTps / pgbench.tps, 3),
+      pgbenchClientUs: pgbench.client.usPerTransaction,
+      txbenchClientUs: round(txbenchClientUs, 1),
+      clientUsRatio: round(txbenchClientUs / pgbench.client.usPerTransaction, 3),
+    },
+  };
+}
+
+const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** CPU per transaction over several runs together, µs. */
+const usPerTransaction = (runs: readonly { cpuS: number; transactions: number }[]): number =>
+  (runs.reduce((a, r) => a + r.cpuS, 0) * 1e6) / runs.reduce((a, r) => a + r.transactions, 0);
+
+/** pgbench's runs as one: transactions and CPU summed, rates over the summed time, TPS their mean. */
+export function combinePgbench(runs: readonly PgbenchFigures[]): PgbenchFigures {
+  const first = runs[0];
+  if (first === undefined) throw new Error('no pgbench run to combine');
+  const sum = (f: (r: PgbenchFigures) => number): number => runs.reduce((a, r) => a + f(r), 0);
+  const seconds = sum((r) => r.seconds);
+  const transactions = sum((r) => r.transactions);
+  const userS = sum((r) => r.client.userS);
+  const systemS = sum((r) => r.client.systemS);
+  const serverS = sum((r) => r.server.cpuS);
+  const latencies = runs.map((r) => r.latencyAvgMs);
+  return {
+    command: first.command,
+    seconds,
+    transactions,
+    tps: round(mean(runs.map((r) => r.tps))),
+    failed: sum((r) => r.failed),
+    latencyAvgMs: latencies.every((l) => l !== null) ? round(mean(latencies as number[]), 3) : null,
+    client: {
+      userS: round(userS, 3),
+      systemS: round(systemS, 3),
+      usPerTransaction: round(((userS + systemS) * 1e6) / transactions, 1),
+      coresUsed: round(mean(runs.map((r) => r.client.coresUsed)), 3),
+    },
+    server: {
+      cpuS: round(serverS, 3),
+      usPerTransaction: round((serverS * 1e6) / transactions, 1),
+      coresUsed: round(mean(runs.map((r) => r.server.coresUsed)), 3),
+    },
+    otherCores: round(mean(runs.map((r) => r.otherCores)), 3),
+  };
+}
+
+/** One pgbench run of the section's window on section 1's database. */
+async function runPgbench(
+  cluster: PgCluster,
+  s1: ClientCostData,
+  cfg: BenchConfig,
+  dir: string,
+): Promise<PgbenchFigures> {
+  const cc = cfg.clientCost;
   const seconds = Math.max(1, Math.round(cc.durationMs / 1000));
   const args = [
     '-n',
@@ -98,28 +211,24 @@ export async function pgbenchSection(
   const [userS, systemS] = parseTimes(timeLines[1] ?? '');
   const clientS = userS + systemS;
   return {
-    pgbench: {
-      command: `pgbench ${args.join(' ')}`,
-      seconds,
-      transactions,
-      tps: round(tps),
-      failed: Number(/number of failed transactions: (\d+)/.exec(out)?.[1] ?? 0),
-      latencyAvgMs: Number(/latency average = ([\d.]+) ms/.exec(out)?.[1] ?? NaN) || null,
-      client: {
-        userS,
-        systemS,
-        usPerTransaction: round((clientS * 1e6) / transactions, 1),
-        coresUsed: round(clientS / elapsedS, 3),
-      },
-      server: {
-        cpuS: round(serverS, 3),
-        usPerTransaction: round((serverS * 1e6) / transactions, 1),
-        coresUsed: round(serverS / elapsedS, 3),
-      },
-      otherCores: round(Math.max(0, hostS - serverS - clientS) / elapsedS, 3),
+    command: `pgbench ${args.join(' ')}`,
+    seconds,
+    transactions,
+    tps: round(tps),
+    failed: Number(/number of failed transactions: (\d+)/.exec(out)?.[1] ?? 0),
+    latencyAvgMs: Number(/latency average = ([\d.]+) ms/.exec(out)?.[1] ?? NaN) || null,
+    client: {
+      userS,
+      systemS,
+      usPerTransaction: round((clientS * 1e6) / transactions, 1),
+      coresUsed: round(clientS / elapsedS, 3),
     },
-    txbench: isRun(s1.runs.procedures) ? s1.runs.procedures : null,
-    txbenchPostgresJs: isRun(s1.runs.proceduresPostgresJs) ? s1.runs.proceduresPostgresJs : null,
+    server: {
+      cpuS: round(serverS, 3),
+      usPerTransaction: round((serverS * 1e6) / transactions, 1),
+      coresUsed: round(serverS / elapsedS, 3),
+    },
+    otherCores: round(Math.max(0, hostS - serverS - clientS) / elapsedS, 3),
   };
 }
 
@@ -157,17 +266,14 @@ export const PGBENCH_TARGETS: readonly TargetDef<PgbenchData>[] = [
     unit: '',
     op: '>=',
     limit: 0.95,
-    value: (d) => (d.txbench ? d.txbench.tps / d.pgbench.tps : 'section 1 has no procedure-mode run'),
+    value: (d) => d.paired.tpsRatio,
   },
   {
     figure: 'client CPU per transaction, txbench ÷ pgbench',
     unit: '',
     op: '<=',
     limit: 1.5,
-    value: (d) =>
-      d.txbench
-        ? d.txbench.client.usPerTransaction / d.pgbench.client.usPerTransaction
-        : 'section 1 has no procedure-mode run',
+    value: (d) => d.paired.clientUsRatio,
   },
 ];
 
@@ -182,17 +288,15 @@ interface Row {
 }
 
 export function pgbenchTable(d: PgbenchData): string {
-  const rows: Row[] = [
-    {
-      driver: 'pgbench (C, libpq), prepared',
-      tps: d.pgbench.tps,
-      clientUs: d.pgbench.client.usPerTransaction,
-      clientCores: d.pgbench.client.coresUsed,
-      serverUs: d.pgbench.server.usPerTransaction,
-      serverCores: d.pgbench.server.coresUsed,
-      otherCores: d.pgbench.otherCores,
-    },
-  ];
+  const pgbenchRow = (driver: string, f: PgbenchFigures): Row => ({
+    driver,
+    tps: f.tps,
+    clientUs: f.client.usPerTransaction,
+    clientCores: f.client.coresUsed,
+    serverUs: f.server.usPerTransaction,
+    serverCores: f.server.coresUsed,
+    otherCores: f.otherCores,
+  });
   const txbenchRow = (driver: string, run: RunFigures): Row => ({
     driver,
     tps: run.tps,
@@ -202,9 +306,38 @@ export function pgbenchTable(d: PgbenchData): string {
     serverCores: run.server?.coresUsed,
     otherCores: run.otherCores ?? undefined,
   });
-  if (d.txbench) rows.push(txbenchRow('txbench --procedures (section 1)', d.txbench));
+  const rows: Row[] = [];
+  const next = { pgbench: 0, txbench: 0 };
+  for (const [i, turn] of d.turns.order.entries()) {
+    const k = next[turn]++;
+    if (turn === 'pgbench') {
+      const f = d.turns.pgbench[k];
+      if (f) rows.push(pgbenchRow(`${i + 1}. pgbench (C, libpq), prepared`, f));
+    } else {
+      const r = d.turns.txbench[k];
+      if (r) rows.push(txbenchRow(`${i + 1}. txbench --procedures`, r));
+    }
+  }
+  const runsOf = (turn: Turn): string =>
+    d.turns.order.flatMap((t, i) => (t === turn ? [String(i + 1)] : [])).join(' and ');
+  const servers = d.turns.txbench.flatMap((r) =>
+    r.server ? [{ ...r.server, transactions: r.transactions }] : [],
+  );
+  const whole = servers.length === d.turns.txbench.length && servers.length > 0;
+  rows.push(pgbenchRow(`pgbench, runs ${runsOf('pgbench')}`, d.pgbench), {
+    driver: `txbench --procedures, runs ${runsOf('txbench')}`,
+    tps: d.paired.txbenchTps,
+    clientUs: d.paired.txbenchClientUs,
+    clientCores: round(mean(d.turns.txbench.map((r) => r.client.coresUsed)), 3),
+    serverUs: whole ? round(usPerTransaction(servers), 1) : undefined,
+    serverCores: whole ? round(mean(servers.map((s) => s.coresUsed)), 3) : undefined,
+    otherCores: undefined,
+  });
+  if (d.txbench) rows.push(txbenchRow('txbench --procedures (section 1, information)', d.txbench));
   if (d.txbenchPostgresJs)
-    rows.push(txbenchRow('txbench --procedures on postgres.js (section 1)', d.txbenchPostgresJs));
+    rows.push(
+      txbenchRow('txbench --procedures on postgres.js (section 1, information)', d.txbenchPostgresJs),
+    );
   const columns: Column<Row>[] = [
     { header: 'driver', align: 'left', text: (r) => r.driver },
     { header: 'TPS', align: 'right', text: (r) => num(r.tps) },
@@ -214,5 +347,11 @@ export function pgbenchTable(d: PgbenchData): string {
     { header: 'server cores', align: 'right', text: (r) => num(r.serverCores) },
     { header: 'other load, cores', align: 'right', text: (r) => num(r.otherCores) },
   ];
-  return [`Command: \`${d.pgbench.command}\``, '', formatTable(columns, rows, 'markdown')].join('\n');
+  return [
+    `Command: \`${d.pgbench.command}\``,
+    '',
+    `The two took turns on section 1's database (${d.turns.order.join(', ')}), each run the same window, so that the orders every run adds weigh on both alike; the targets compare each tool's runs together: TPS txbench ÷ pgbench ${num(d.paired.tpsRatio)}, client CPU per transaction ${num(d.paired.clientUsRatio)}×.`,
+    '',
+    formatTable(columns, rows, 'markdown'),
+  ].join('\n');
 }

@@ -48,8 +48,10 @@ export interface PgbenchData {
   txbench: RunFigures | null;
   /** Section 1's procedure-mode run on postgres.js, for comparison. */
   txbenchPostgresJs?: RunFigures | null;
-  /** This section's runs, each tool's in the order they ran (`order` interleaves them). */
-  turns: { order: readonly Turn[]; pgbench: PgbenchFigures[]; txbench: RunFigures[] };
+  /** This section's runs, in the order they ran. */
+  turns: TurnRun[];
+  /** txbench's runs of this section as one (pgbench's are `pgbench`). */
+  txbenchCombined: CombinedRuns;
   /** What the targets compare: each tool's runs of this section together. */
   paired: {
     pgbenchTps: number;
@@ -61,6 +63,18 @@ export interface PgbenchData {
     /** txbench ÷ pgbench, client CPU per transaction. */
     clientUsRatio: number;
   };
+}
+
+export type TurnRun = { tool: 'pgbench'; pgbench: PgbenchFigures } | { tool: 'txbench'; txbench: RunFigures };
+
+/** Several txbench runs as one: CPU per transaction over all of them, TPS and cores their mean. */
+export interface CombinedRuns {
+  tps: number;
+  clientUs: number;
+  clientCores: number;
+  /** Null when a run has no server figures. */
+  serverUs: number | null;
+  serverCores: number | null;
 }
 
 export async function pgbenchSection(
@@ -75,44 +89,38 @@ export async function pgbenchSection(
   await mkdir(dir, { recursive: true });
   const scripts = pgbenchScripts(constants, s1.warehouses);
   for (const name of SCRIPT_NAMES) await writeFile(path.join(dir, `${name}.sql`), scripts[name]);
-  const turns: PgbenchData['turns'] = { order: TURNS, pgbench: [], txbench: [] };
-  for (const [i, turn] of TURNS.entries()) {
+  const turns: TurnRun[] = [];
+  for (const [i, tool] of TURNS.entries()) {
     progress(
-      `${i + 1}/${TURNS.length}: ${turn === 'pgbench' ? 'pgbench' : 'txbench --procedures'}, ${cc.connections} clients`,
+      `${i + 1}/${TURNS.length}: ${tool === 'pgbench' ? 'pgbench' : 'txbench --procedures'}, ${cc.connections} clients`,
     );
-    if (turn === 'pgbench') turns.pgbench.push(await runPgbench(cluster, s1, cfg, dir));
-    else
-      turns.txbench.push(
-        await runTxbench(
-          s1.url,
-          {
-            procedures: true,
-            terminals: cc.terminals,
-            connections: cc.connections,
-            warmupMs: cc.warmupMs,
-            durationMs: cc.durationMs,
-          },
-          cluster.pid,
-        ),
-      );
+    if (tool === 'pgbench') turns.push({ tool, pgbench: await runPgbench(cluster, s1, cfg, dir) });
+    else {
+      const spec = {
+        procedures: true,
+        terminals: cc.terminals,
+        connections: cc.connections,
+        warmupMs: cc.warmupMs,
+        durationMs: cc.durationMs,
+      };
+      turns.push({ tool, txbench: await runTxbench(s1.url, spec, cluster.pid) });
+    }
   }
-  const pgbench = combinePgbench(turns.pgbench);
-  const txbenchTps = mean(turns.txbench.map((r) => r.tps));
-  const txbenchClientUs = usPerTransaction(
-    turns.txbench.map((r) => ({ cpuS: r.client.userS + r.client.systemS, transactions: r.transactions })),
-  );
+  const pgbench = combinePgbench(turns.flatMap((t) => (t.tool === 'pgbench' ? [t.pgbench] : [])));
+  const txbench = combineTxbench(turns.flatMap((t) => (t.tool === 'txbench' ? [t.txbench] : [])));
   return {
     pgbench,
     txbench: isRun(s1.runs.procedures) ? s1.runs.procedures : null,
     txbenchPostgresJs: isRun(s1.runs.proceduresPostgresJs) ? s1.runs.proceduresPostgresJs : null,
     turns,
+    txbenchCombined: txbench,
     paired: {
       pgbenchTps: pgbench.tps,
-      txbenchTps: round(txbenchTps),
-      tpsRatio: round(txbenchTps / pgbench.tps, 3),
+      txbenchTps: txbench.tps,
+      tpsRatio: round(txbench.tps / pgbench.tps, 3),
       pgbenchClientUs: pgbench.client.usPerTransaction,
-      txbenchClientUs: round(txbenchClientUs, 1),
-      clientUsRatio: round(txbenchClientUs / pgbench.client.usPerTransaction, 3),
+      txbenchClientUs: txbench.clientUs,
+      clientUsRatio: round(txbench.clientUs / pgbench.client.usPerTransaction, 3),
     },
   };
 }
@@ -122,6 +130,24 @@ const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / 
 /** CPU per transaction over several runs together, µs. */
 const usPerTransaction = (runs: readonly { cpuS: number; transactions: number }[]): number =>
   (runs.reduce((a, r) => a + r.cpuS, 0) * 1e6) / runs.reduce((a, r) => a + r.transactions, 0);
+
+export function combineTxbench(runs: readonly RunFigures[]): CombinedRuns {
+  if (runs.length === 0) throw new Error('no txbench run to combine');
+  const servers = runs.flatMap((r) => (r.server ? [{ ...r.server, transactions: r.transactions }] : []));
+  const whole = servers.length === runs.length;
+  return {
+    tps: round(mean(runs.map((r) => r.tps))),
+    clientUs: round(
+      usPerTransaction(
+        runs.map((r) => ({ cpuS: r.client.userS + r.client.systemS, transactions: r.transactions })),
+      ),
+      1,
+    ),
+    clientCores: round(mean(runs.map((r) => r.client.coresUsed)), 3),
+    serverUs: whole ? round(usPerTransaction(servers), 1) : null,
+    serverCores: whole ? round(mean(servers.map((s) => s.coresUsed)), 3) : null,
+  };
+}
 
 /** pgbench's runs as one: transactions and CPU summed, rates over the summed time, TPS their mean. */
 export function combinePgbench(runs: readonly PgbenchFigures[]): PgbenchFigures {
@@ -306,31 +332,21 @@ export function pgbenchTable(d: PgbenchData): string {
     serverCores: run.server?.coresUsed,
     otherCores: run.otherCores ?? undefined,
   });
-  const rows: Row[] = [];
-  const next = { pgbench: 0, txbench: 0 };
-  for (const [i, turn] of d.turns.order.entries()) {
-    const k = next[turn]++;
-    if (turn === 'pgbench') {
-      const f = d.turns.pgbench[k];
-      if (f) rows.push(pgbenchRow(`${i + 1}. pgbench (C, libpq), prepared`, f));
-    } else {
-      const r = d.turns.txbench[k];
-      if (r) rows.push(txbenchRow(`${i + 1}. txbench --procedures`, r));
-    }
-  }
-  const runsOf = (turn: Turn): string =>
-    d.turns.order.flatMap((t, i) => (t === turn ? [String(i + 1)] : [])).join(' and ');
-  const servers = d.turns.txbench.flatMap((r) =>
-    r.server ? [{ ...r.server, transactions: r.transactions }] : [],
+  const rows: Row[] = d.turns.map((t, i) =>
+    t.tool === 'pgbench'
+      ? pgbenchRow(`${i + 1}. pgbench (C, libpq), prepared`, t.pgbench)
+      : txbenchRow(`${i + 1}. txbench --procedures`, t.txbench),
   );
-  const whole = servers.length === d.turns.txbench.length && servers.length > 0;
+  const runsOf = (tool: Turn): string =>
+    d.turns.flatMap((t, i) => (t.tool === tool ? [String(i + 1)] : [])).join(' and ');
+  const c = d.txbenchCombined;
   rows.push(pgbenchRow(`pgbench, runs ${runsOf('pgbench')}`, d.pgbench), {
     driver: `txbench --procedures, runs ${runsOf('txbench')}`,
-    tps: d.paired.txbenchTps,
-    clientUs: d.paired.txbenchClientUs,
-    clientCores: round(mean(d.turns.txbench.map((r) => r.client.coresUsed)), 3),
-    serverUs: whole ? round(usPerTransaction(servers), 1) : undefined,
-    serverCores: whole ? round(mean(servers.map((s) => s.coresUsed)), 3) : undefined,
+    tps: c.tps,
+    clientUs: c.clientUs,
+    clientCores: c.clientCores,
+    serverUs: c.serverUs ?? undefined,
+    serverCores: c.serverCores ?? undefined,
     otherCores: undefined,
   });
   if (d.txbench) rows.push(txbenchRow('txbench --procedures (section 1, information)', d.txbench));
@@ -350,7 +366,7 @@ export function pgbenchTable(d: PgbenchData): string {
   return [
     `Command: \`${d.pgbench.command}\``,
     '',
-    `The two took turns on section 1's database (${d.turns.order.join(', ')}), each run the same window, so that the orders every run adds weigh on both alike; the targets compare each tool's runs together: TPS txbench ÷ pgbench ${num(d.paired.tpsRatio)}, client CPU per transaction ${num(d.paired.clientUsRatio)}×.`,
+    `The two took turns on section 1's database (${d.turns.map((t) => t.tool).join(', ')}), each run the same window, so that the orders every run adds weigh on both alike; the targets compare each tool's runs together: TPS txbench ÷ pgbench ${num(d.paired.tpsRatio)}, client CPU per transaction ${num(d.paired.clientUsRatio)}×.`,
     '',
     formatTable(columns, rows, 'markdown'),
   ].join('\n');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { combinePgbench, TURNS, type PgbenchFigures } from '../../src/bench/pgbench.js';
+import { combinePgbench, combineTxbench, TURNS, type PgbenchFigures } from '../../src/bench/pgbench.js';
+import type { RunFigures } from '../../src/bench/txbench-run.js';
 
 const run = (
   tps: number,
@@ -43,5 +44,27 @@ describe('pgbench and txbench taking turns (bench section 2)', () => {
 
   it('refuses to combine nothing', () => {
     expect(() => combinePgbench([])).toThrow(/no pgbench run/);
+    expect(() => combineTxbench([])).toThrow(/no txbench run/);
+  });
+
+  const txRun = (tps: number, transactions: number, cpuS: number, server: RunFigures['server']): RunFigures =>
+    ({
+      tps,
+      transactions,
+      client: { userS: cpuS / 2, systemS: cpuS / 2, coresUsed: cpuS / 60, usPerTransaction: 0 },
+      server,
+    }) as RunFigures;
+
+  it("combines txbench's runs the same way, the server's figures only when every run has them", () => {
+    const a = txRun(3000, 180_000, 6, { cpuS: 90, coresUsed: 1.5, usPerTransaction: 500 });
+    const b = txRun(2000, 120_000, 6, { cpuS: 60, coresUsed: 1, usPerTransaction: 500 });
+    const c = combineTxbench([a, b]);
+    expect(c.tps).toBe(2500);
+    expect(c.clientUs).toBe(40);
+    expect(c.serverUs).toBe(500);
+    expect(c.serverCores).toBe(1.25);
+    const partial = combineTxbench([a, txRun(2000, 120_000, 6, null)]);
+    expect(partial.serverUs).toBeNull();
+    expect(partial.serverCores).toBeNull();
   });
 });

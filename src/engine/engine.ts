@@ -593,9 +593,20 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     this.inFlight++;
     const scratch = this.slotCounters[slot]!;
     for (const k of this.counterKeys) (scratch[k] as number) = 0;
-    this.executor
-      .execute(slot, this.typeOf[id]!, this.terminals[id]!, scratch)
-      .then(this.slotDone[slot], this.slotFailed[slot]);
+    const executor = this.executor;
+    if (executor.start !== undefined)
+      executor.start(
+        slot,
+        this.typeOf[id]!,
+        this.terminals[id]!,
+        scratch,
+        this.slotDone[slot]!,
+        this.slotFailed[slot]!,
+      );
+    else
+      executor
+        .execute(slot, this.typeOf[id]!, this.terminals[id]!, scratch)
+        .then(this.slotDone[slot], this.slotFailed[slot]);
   }
 
   /** Whether a transaction due at `due` and finished at `now` belongs to the measured window. */

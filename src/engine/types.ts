@@ -73,6 +73,20 @@ export interface Executor<C extends Counters> {
   readonly connections: number;
   /** Tallies go into `counters`, which starts at zero for every transaction. */
   execute(slot: number, type: number, terminal: TerminalContext, counters: C): Promise<number>;
+  /**
+   * `execute` without a promise, for an executor that can run a transaction on callbacks alone:
+   * exactly one of `done` (with the retries) and `failed` is called, once. The engine uses it
+   * when it is there: on a two-core machine the promises of every transaction are CPU taken
+   * from the database server (docs/PERFORMANCE.md).
+   */
+  start?(
+    slot: number,
+    type: number,
+    terminal: TerminalContext,
+    counters: C,
+    done: (retries: number) => void,
+    failed: (err: unknown) => void,
+  ): void;
   classify(err: unknown): ErrorClass;
 }
 

@@ -22,6 +22,9 @@
  *   the limit is cancelled on the server and fails as `timeout`; one the server does not answer
  *   even then (a dead network path) is abandoned after a grace period, and its connection
  *   replaced.
+ * - The fast path (`start`, for workloads with callback bodies: PostgreSQL's procedure calls on the
+ *   wire path): a first attempt on a slot that is up runs from the engine to the socket and back
+ *   on callbacks, with no promise; anything that fails goes on as above, on promises.
  * - `serial` connections (SQLite's one shared connection): transactions run one at a time, each
  *   starting in its own turn of the event loop, never inside the engine's callback (the engine
  *   starts the next transaction from the completion of the last, which would starve timers).
@@ -81,6 +84,8 @@ class SlotContext<S, C extends Counters> implements TransactionContext<S, C> {
   terminal = -1;
   counters!: C;
   attempt = 0;
+  /** What a callback body (`runWithCallback`) calls when done: bound to this context, made once. */
+  finished!: (err: unknown) => void;
 
   constructor(
     readonly session: TransactionContext['session'],
@@ -132,6 +137,8 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   private readonly timedOut: Uint8Array;
   /** Bumped when a slot's transaction is abandoned, so that its late attempt settles nothing. */
   private readonly tokens: Uint32Array;
+  /** The type of the slot's transaction, for a retry after its callback attempt failed. */
+  private readonly slotType: Int32Array;
   /** The engine's promise for each slot's transaction (non-serial mode), made by `binders`. */
   private readonly resolvers: (((retries: number) => void) | undefined)[];
   private readonly rejecters: (((err: unknown) => void) | undefined)[];
@@ -167,6 +174,7 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
     this.cancelledAt = new Float64Array(slots);
     this.timedOut = new Uint8Array(slots);
     this.tokens = new Uint32Array(slots);
+    this.slotType = new Int32Array(slots);
     this.resolvers = new Array<undefined>(slots).fill(undefined);
     this.rejecters = new Array<undefined>(slots).fill(undefined);
     // Per-slot callbacks made once: no closure per transaction.
@@ -205,15 +213,9 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   }
 
   execute(slot: number, type: number, terminal: TerminalContext, counters: C): Promise<number> {
-    const ctx = this.contexts[slot]!;
-    ctx.rng = terminal.rng;
-    ctx.terminal = terminal.id;
-    ctx.state = this.states[terminal.id - this.firstTerminal]!;
-    ctx.counters = counters;
+    const ctx = this.bind(slot, terminal, counters);
     if (!this.conns.serial) {
-      this.callStart[slot] = performance.now();
-      this.cancelledAt[slot] = 0;
-      this.timedOut[slot] = 0;
+      this.watch(slot);
       const promise = new Promise<number>(this.binders[slot]!);
       this.attempts(slot, type, ctx).then(this.onSettled[slot], this.onFailed[slot]);
       return promise;
@@ -226,6 +228,44 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
         setImmediate(this.runNext);
       }
     });
+  }
+
+  /**
+   * The fast path, taken when the workload has callback bodies and the slot's connection is up:
+   * the engine's callbacks are called straight from the body's, with no promise between them. A
+   * first attempt that fails goes on as `execute` would (recovery, retries, a lost connection),
+   * on promises; every other case is `execute`.
+   */
+  start(
+    slot: number,
+    type: number,
+    terminal: TerminalContext,
+    counters: C,
+    done: (retries: number) => void,
+    failed: (err: unknown) => void,
+  ): void {
+    const run = this.set.runWithCallback;
+    if (
+      run === undefined ||
+      this.conns.serial ||
+      this.slotState[slot] !== UP ||
+      this.conns.isLost?.(slot) === true
+    ) {
+      this.execute(slot, type, terminal, counters).then(done, failed);
+      return;
+    }
+    const ctx = this.bind(slot, terminal, counters);
+    this.watch(slot);
+    this.resolvers[slot] = done;
+    this.rejecters[slot] = failed;
+    this.slotType[slot] = type;
+    ctx.attempt = 0;
+    ctx.rng.saveState(this.rngStates, slot * 4);
+    try {
+      run.call(this.set, type, ctx, ctx.finished);
+    } catch (err) {
+      ctx.finished(err);
+    }
   }
 
   async close(): Promise<void> {
@@ -241,7 +281,42 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   }
 
   private newContext(slot: number): SlotContext<S, C> {
-    return new SlotContext<S, C>(this.conns.session(slot), this.conns.handle(slot));
+    const ctx = new SlotContext<S, C>(this.conns.session(slot), this.conns.handle(slot));
+    ctx.finished = (err) => this.callbackSettled(slot, ctx, err);
+    return ctx;
+  }
+
+  /** The slot's context, holding this transaction's terminal and scratch counters. */
+  private bind(slot: number, terminal: TerminalContext, counters: C): SlotContext<S, C> {
+    const ctx = this.contexts[slot]!;
+    ctx.rng = terminal.rng;
+    ctx.terminal = terminal.id;
+    ctx.state = this.states[terminal.id - this.firstTerminal]!;
+    ctx.counters = counters;
+    return ctx;
+  }
+
+  /** The watchdog times the slot's transaction from now. */
+  private watch(slot: number): void {
+    this.callStart[slot] = performance.now();
+    this.cancelledAt[slot] = 0;
+    this.timedOut[slot] = 0;
+  }
+
+  /** A callback body's first attempt is over: settle it, or go on as a failed attempt does. */
+  private callbackSettled(slot: number, ctx: SlotContext<S, C>, err: unknown): void {
+    // A context no longer the slot's was abandoned (the watchdog failed it): its answer is too late.
+    if (this.contexts[slot] !== ctx || this.resolvers[slot] === undefined) return;
+    if (err === undefined) {
+      const res = this.resolvers[slot];
+      this.settle(slot);
+      res(0);
+      return;
+    }
+    this.retries(slot, this.slotType[slot]!, ctx, this.tokens[slot]!, true, err).then(
+      this.onSettled[slot],
+      this.onFailed[slot],
+    );
   }
 
   private settle(slot: number): void {
@@ -291,9 +366,25 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
       ctx.counters = first.counters;
     }
     ctx.rng.saveState(this.rngStates, slot * 4);
+    return this.retries(slot, type, ctx, token, false, undefined);
+  }
+
+  /**
+   * Attempt after attempt on `ctx` (whose generator state is saved); with `firstFailed`, the
+   * first attempt has already run and failed with `firstError`.
+   */
+  private async retries(
+    slot: number,
+    type: number,
+    ctx: SlotContext<S, C>,
+    token: number,
+    firstFailed: boolean,
+    firstError: unknown,
+  ): Promise<number> {
     for (let attempt = 0; ; attempt++) {
       ctx.attempt = attempt;
       try {
+        if (attempt === 0 && firstFailed) throw firstError;
         await this.set.run(type, ctx);
         if (this.tokens[slot] !== token) return ABANDONED;
         return attempt;

@@ -112,6 +112,13 @@ export interface TransactionContext<S = unknown, C extends Counters = Counters, 
 export interface TransactionSet<S = unknown, C extends Counters = Counters, H = unknown> {
   readonly connections: Connections<H>;
   run(type: number, tx: TransactionContext<S, C, H>): void | Promise<void>;
+  /**
+   * Optional: the same bodies on callbacks, for the executor's fast path (a transaction that
+   * passes no promise from the engine to the socket). `done` is called exactly once, with
+   * undefined when the transaction is complete, or its error. Only a first attempt comes here:
+   * retries, and any slot that is reconnecting, go through `run`, so the two must do the same.
+   */
+  runWithCallback?(type: number, tx: TransactionContext<S, C, H>, done: (err: unknown) => void): void;
   /** Extra clean-up beyond closing the connections (the executor closes those). */
   close?(): Promise<void>;
 }

@@ -82,6 +82,40 @@ function executor(body: Body, slots = 2, serial = false, policy: Partial<FaultPo
   return { ex, conns };
 }
 
+type CallbackBody = (tx: TransactionContext<number, { n: number }>, done: (err: unknown) => void) => void;
+
+/** An executor whose workload has callback bodies too; counts which of the two ran. */
+function callbackExecutor(callbackBody: CallbackBody, body: Body, policy: Partial<FaultPolicy> = FAST) {
+  const conns = connections(2);
+  const ran = { callback: 0, promise: 0 };
+  const ex = new WorkloadExecutor<number, { n: number }>(
+    {
+      connections: conns,
+      run: (_t, tx) => {
+        ran.promise++;
+        return body(tx);
+      },
+      runWithCallback: (_t, tx, done) => {
+        ran.callback++;
+        callbackBody(tx, done);
+      },
+    },
+    [7, 8],
+    policy,
+  );
+  return { ex, conns, ran };
+}
+
+/** `start` as a promise, to await its one callback. */
+function started(
+  ex: WorkloadExecutor<number, { n: number }>,
+  slot: number,
+  counters = { n: 0 },
+  rng = new Rng(1),
+): Promise<number> {
+  return new Promise((resolve, reject) => ex.start(slot, 0, { id: slot, rng }, counters, resolve, reject));
+}
+
 /** A body that hangs on slot `slot` until the fake's cancel (or nothing) ends it. */
 function hangOn(conns: FakeConnections, slot: number): Promise<void> {
   return new Promise((_, reject) => (conns.hanging[slot] = reject));
@@ -259,5 +293,108 @@ describe('TPC-C terminal homes', () => {
     const homes = Array.from({ length: 30 }, (_, i) => tpccHome(i, 3));
     expect(new Set(homes.map((h) => `${h.w}/${h.d}`)).size).toBe(30);
     expect(homes.every((h) => h.w >= 1 && h.w <= 3 && h.d >= 1 && h.d <= 10)).toBe(true);
+  });
+});
+
+describe('WorkloadExecutor on callback bodies (the fast path)', () => {
+  it('a transaction completes through the callback body alone, with no retries', async () => {
+    const { ex, ran } = callbackExecutor(
+      (tx, done) => {
+        tx.counters.n += 1;
+        setImmediate(done, undefined);
+      },
+      () => undefined,
+    );
+    const counters = { n: 0 };
+    expect(await started(ex, 1, counters)).toBe(0);
+    expect(counters.n).toBe(1);
+    expect(ran).toEqual({ callback: 1, promise: 0 });
+  });
+
+  it('a retryable failure of the callback attempt is retried on the promise body, with the same inputs and zeroed tallies', async () => {
+    const draws: number[] = [];
+    const { ex, conns, ran } = callbackExecutor(
+      (tx, done) => {
+        draws.push(tx.rng.next32());
+        tx.counters.n += 5;
+        setImmediate(done, fail('DEADLOCK'));
+      },
+      (tx) => {
+        draws.push(tx.rng.next32());
+        tx.counters.n += 1;
+      },
+    );
+    const counters = { n: 0 };
+    expect(await started(ex, 0, counters, new Rng(9))).toBe(1);
+    expect(draws).toHaveLength(2);
+    expect(draws[0]).toBe(draws[1]);
+    expect(counters.n).toBe(1);
+    expect(conns.recovered).toEqual([0]);
+    expect(ran).toEqual({ callback: 1, promise: 1 });
+  });
+
+  it('a body that throws before calling back fails its attempt like any other', async () => {
+    const { ex } = callbackExecutor(
+      () => {
+        throw fail('BROKEN');
+      },
+      () => undefined,
+    );
+    await expect(started(ex, 0)).rejects.toThrow('BROKEN');
+  });
+
+  it('after a lost connection the slot reconnects, and its next transaction waits and runs on the promise body', async () => {
+    const seen: number[] = [];
+    const { ex, conns, ran } = callbackExecutor(
+      (tx, done) => {
+        seen.push(tx.conn as number);
+        setImmediate(done, fail('GONE'));
+      },
+      (tx) => void seen.push(tx.conn as number),
+    );
+    conns.failReconnects = 2;
+    await expect(started(ex, 0)).rejects.toThrow('GONE');
+    expect(await started(ex, 0)).toBe(0);
+    expect(seen).toEqual([0, 1]);
+    expect(ran).toEqual({ callback: 1, promise: 1 });
+    // Up again: the fast path once more.
+    await expect(started(ex, 0)).rejects.toThrow('GONE');
+    expect(ran.callback).toBe(2);
+    await ex.close();
+  });
+
+  it('an abandoned callback attempt that answers late settles nothing: not the next transaction on its slot', async () => {
+    let late: ((err: unknown) => void) | undefined;
+    let hang = true;
+    const { ex, conns } = callbackExecutor(
+      (tx, done) => {
+        if (hang) {
+          late = (err) => {
+            tx.counters.n += 100;
+            done(err);
+          };
+          return;
+        }
+        setTimeout(() => {
+          tx.counters.n += 1;
+          done(undefined);
+        }, 20);
+      },
+      () => undefined,
+      { ...FAST, txnTimeoutMs: 100 },
+    );
+    conns.cancelWorks = false;
+    const err = await started(ex, 0).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TxnTimeoutError);
+    expect(ex.faults).toMatchObject({ cancelled: 1, abandoned: 1 });
+    hang = false;
+    // The replacement connection is up once the slot's next transaction runs.
+    await new Promise((r) => setTimeout(r, 20));
+    const counters = { n: 0 };
+    const next = started(ex, 0, counters);
+    late?.(undefined);
+    expect(await next).toBe(0);
+    expect(counters.n).toBe(1);
+    await ex.close();
   });
 });

@@ -10,12 +10,17 @@ import { UnsupportedByWire } from '../../../dialects/postgres/wire/connection.js
 import { openWireConnections } from '../../../dialects/postgres/wire/slots.js';
 import { wantsWire, wireTarget } from '../../../dialects/postgres/wire/target.js';
 import type { TransactionSet } from '../../workload.js';
-import { tpccTransactions, type TpccRunState, type TpccTerminal } from '../bodies.js';
+import {
+  tpccCallbackTransactions,
+  tpccTransactions,
+  type TpccRunState,
+  type TpccTerminal,
+} from '../bodies.js';
 import type { TpccCounters } from '../profile.js';
 import type { ExecutorOptions } from '../tpcc-types.js';
 import { clientSqlTransactions, wireClientSqlTransactions } from './client-sql.js';
 import { installProcedures, procedureTransactions } from './procedure-calls.js';
-import { WIRE_PROCEDURE_STATEMENTS, wireProcedureTransactions } from './wire-procedure-calls.js';
+import { WIRE_PROCEDURE_STATEMENTS, wireProcedureCalls } from './wire-procedure-calls.js';
 
 export async function openPostgresTpcc(
   url: string,
@@ -34,11 +39,9 @@ export async function openPostgresTpcc(
           slots,
           options.procedures ? WIRE_PROCEDURE_STATEMENTS : [],
         );
-        return tpccTransactions(
-          connections,
-          options.procedures ? wireProcedureTransactions : wireClientSqlTransactions,
-          run,
-        );
+        return options.procedures
+          ? tpccCallbackTransactions(connections, wireProcedureCalls, run)
+          : tpccTransactions(connections, wireClientSqlTransactions, run);
       } catch (err) {
         if (!(err instanceof UnsupportedByWire)) throw err;
       }

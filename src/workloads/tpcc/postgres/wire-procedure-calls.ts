@@ -1,10 +1,12 @@
 /**
  * `--procedures` on the wire path (dialects/postgres/wire): the same five function calls as
  * procedure-calls.ts, each one prepared statement run with text parameters, its answer read as
- * the one value (or, for Order-Status, the rows) the transaction needs.
+ * the one value (or, for Order-Status, the rows) the transaction needs. Written on the wire
+ * client's callbacks, so that a transaction passes no promise on its way (bodies.ts).
  */
+import type { WireCallback } from '../../../dialects/postgres/wire/connection.js';
 import { arrayLiteral, rowObjects, type WireSlot } from '../../../dialects/postgres/wire/session.js';
-import type { TpccOperations } from '../bodies.js';
+import { promisedOperations, type TpccCallbackOperations } from '../bodies.js';
 import { describeCustomer } from '../customer-by-name.js';
 import { centsToDecimal } from '../inputs.js';
 import { orderStatusOutput } from '../order-status-output.js';
@@ -34,59 +36,79 @@ const STOCK_LEVEL = 4;
 const codeOf = (err: unknown): string =>
   typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
 
-export const wireProcedureTransactions: TpccOperations<WireSlot> = {
-  async newOrder(slot, w, input) {
-    try {
-      await slot.conn.run(slot.prepared[NEW_ORDER]!, [
+/** The call's outcome without its rows. */
+const outcome =
+  (done: (err: unknown) => void): WireCallback =>
+  (err) =>
+    done(err);
+
+export const wireProcedureCalls: TpccCallbackOperations<WireSlot> = {
+  newOrder(slot, w, input, done) {
+    slot.conn.execute(
+      slot.prepared[NEW_ORDER]!,
+      [
         String(w),
         String(input.d),
         String(input.c),
         arrayLiteral(input.itemIds),
         arrayLiteral(input.supplyWarehouses),
         arrayLiteral(input.quantities),
-      ]);
-    } catch (err) {
-      // The function raised "item number is not valid": the spec's 1% rollback, a complete transaction.
-      if (input.rollback && codeOf(err) === ITEM_NOT_FOUND) return;
-      throw err;
-    }
+      ],
+      (err) =>
+        // The function raised "item number is not valid": the spec's 1% rollback, a complete transaction.
+        done(err !== undefined && input.rollback && codeOf(err) === ITEM_NOT_FOUND ? undefined : err),
+    );
   },
 
-  async payment(slot, w, input) {
+  payment(slot, w, input, done) {
     const { d, cW, cD, customer } = input;
-    await slot.conn.run(slot.prepared[PAYMENT]!, [
-      String(w),
-      String(d),
-      String(cW),
-      String(cD),
-      customer.byName ? '0' : String(customer.c),
-      customer.byName ? customer.last : '',
-      centsToDecimal(input.amountCents),
-    ]);
+    slot.conn.execute(
+      slot.prepared[PAYMENT]!,
+      [
+        String(w),
+        String(d),
+        String(cW),
+        String(cD),
+        customer.byName ? '0' : String(customer.c),
+        customer.byName ? customer.last : '',
+        centsToDecimal(input.amountCents),
+      ],
+      outcome(done),
+    );
   },
 
-  async orderStatus(slot, w, input) {
+  orderStatus(slot, w, input, done) {
     const { d, customer } = input;
     const statement = slot.prepared[ORDER_STATUS]!;
-    const result = await slot.conn.run(statement, [
-      String(w),
-      String(d),
-      customer.byName ? '0' : String(customer.c),
-      customer.byName ? customer.last : '',
-    ]);
-    const rows = rowObjects(statement, result);
-    const output = orderStatusOutput(rows[0], rows[0], rows);
-    if (output === undefined)
-      throw new Error(`Order-Status found no customer ${describeCustomer(w, d, customer)}`);
-    return output;
+    slot.conn.execute(
+      statement,
+      [
+        String(w),
+        String(d),
+        customer.byName ? '0' : String(customer.c),
+        customer.byName ? customer.last : '',
+      ],
+      (err, result) => {
+        if (err !== undefined) return done(err);
+        const rows = rowObjects(statement, result);
+        const output = orderStatusOutput(rows[0], rows[0], rows);
+        if (output === undefined)
+          done(new Error(`Order-Status found no customer ${describeCustomer(w, d, customer)}`));
+        else done(undefined, output);
+      },
+    );
   },
 
-  async delivery(slot, w, carrier) {
-    const { rows } = await slot.conn.run(slot.prepared[DELIVERY]!, [String(w), String(carrier)]);
-    return Number(rows[0]?.[0] ?? 0);
+  delivery(slot, w, carrier, done) {
+    slot.conn.execute(slot.prepared[DELIVERY]!, [String(w), String(carrier)], (err, result) =>
+      done(err, err === undefined ? Number(result.rows[0]?.[0] ?? 0) : 0),
+    );
   },
 
-  async stockLevel(slot, w, d, threshold) {
-    await slot.conn.run(slot.prepared[STOCK_LEVEL]!, [String(w), String(d), String(threshold)]);
+  stockLevel(slot, w, d, threshold, done) {
+    slot.conn.execute(slot.prepared[STOCK_LEVEL]!, [String(w), String(d), String(threshold)], outcome(done));
   },
 };
+
+/** The same calls as promises. */
+export const wireProcedureTransactions = promisedOperations(wireProcedureCalls);

@@ -78,6 +78,15 @@ async function histogramCounts(dir: string): Promise<Record<string, number>> {
 
 const oneLine = (r: CliResult): string[] => r.stderr.trim().split('\n');
 
+/**
+ * A --start-at `leadMs` from now, on a whole second. A shard whose set-up ends after it is refused
+ * (by design), so the lead must cover the slowest set-up: four shards at once took about 2 s on a
+ * 2-core machine (2026-12-02); the leads below leave several times that, not the 30-35 s they
+ * were, which CI spent waiting.
+ */
+const startAtAfter = (leadMs: number): string =>
+  new Date(Math.ceil((Date.now() + leadMs) / 1000) * 1000).toISOString();
+
 // SQLite is one file on one machine: there is nothing to shard across load machines.
 for (const name of dialectsUnderTest().filter((d) => d !== 'sqlite')) {
   describe(`four shards on ${name}`, () => {
@@ -108,9 +117,7 @@ for (const name of dialectsUnderTest().filter((d) => d !== 'sqlite')) {
 
     it('runs four shards together and merges them into one run that is their sum', async () => {
       const idsBefore = await sumNextOrderIds();
-      // Far enough ahead for four processes to set up on a loaded 2-core machine (a shard whose
-      // set-up ends after it is refused, by design).
-      const startAt = new Date(Math.ceil((Date.now() + 35_000) / 1000) * 1000).toISOString();
+      const startAt = startAtAfter(20_000);
       const shardArgs = (i: number): string[] => [
         'run',
         '--db',
@@ -262,7 +269,7 @@ for (const name of dialectsUnderTest().filter((d) => d !== 'sqlite')) {
 
     it('two shards of two worker threads each: each shard splits its own slice, and the merge still reconciles', async () => {
       const idsBefore = await sumNextOrderIds();
-      const startAt = new Date(Math.ceil((Date.now() + 30_000) / 1000) * 1000).toISOString();
+      const startAt = startAtAfter(15_000);
       const args = (i: number): string[] => [
         ...['run', '--db', target.url, '--shard', `${i}/2`, '--start-at', startAt, '--workers', '2'],
         ...['--terminals', String(TERMINALS), '--warmup', '1s', '--duration', '4s', '--no-monitor'],
@@ -381,7 +388,7 @@ describe('two shards of a run on two targets (two databases of one embedded Post
   });
 
   it('merges each target over the shards, then adds the targets up', async () => {
-    const startAt = new Date(Math.ceil((Date.now() + 30_000) / 1000) * 1000).toISOString();
+    const startAt = startAtAfter(15_000);
     const args = (i: number): string[] => [
       'run',
       ...['--db', urls[0]!, '--label', 'A', '--db', urls[1]!, '--label', 'B'],

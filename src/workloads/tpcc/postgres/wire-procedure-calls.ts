@@ -4,7 +4,6 @@
  * the one value (or, for Order-Status, the rows) the transaction needs. Written on the wire
  * client's callbacks, so that a transaction passes no promise on its way (bodies.ts).
  */
-import type { WireCallback } from '../../../dialects/postgres/wire/connection.js';
 import { arrayLiteral, rowObjects, type WireSlot } from '../../../dialects/postgres/wire/session.js';
 import { promisedOperations, type TpccCallbackOperations } from '../bodies.js';
 import { describeCustomer } from '../customer-by-name.js';
@@ -35,12 +34,6 @@ const STOCK_LEVEL = 4;
 
 const codeOf = (err: unknown): string =>
   typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
-
-/** The call's outcome without its rows. */
-const outcome =
-  (done: (err: unknown) => void): WireCallback =>
-  (err) =>
-    done(err);
 
 export const wireProcedureCalls: TpccCallbackOperations<WireSlot> = {
   newOrder(slot, w, input, done) {
@@ -73,7 +66,7 @@ export const wireProcedureCalls: TpccCallbackOperations<WireSlot> = {
         customer.byName ? customer.last : '',
         centsToDecimal(input.amountCents),
       ],
-      outcome(done),
+      done,
     );
   },
 
@@ -106,7 +99,7 @@ export const wireProcedureCalls: TpccCallbackOperations<WireSlot> = {
   },
 
   stockLevel(slot, w, d, threshold, done) {
-    slot.conn.execute(slot.prepared[STOCK_LEVEL]!, [String(w), String(d), String(threshold)], outcome(done));
+    slot.conn.execute(slot.prepared[STOCK_LEVEL]!, [String(w), String(d), String(threshold)], done);
   },
 };
 

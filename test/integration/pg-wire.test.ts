@@ -183,6 +183,41 @@ describe('the wire path on the embedded server (SCRAM-SHA-256)', () => {
     }
   });
 
+  it('copies chunks in with COPY FROM STDIN; a bad row or a failing generator fails the COPY, not the connection', async () => {
+    const slot = await openSlot(server.url);
+    try {
+      await slot.execute('create temp table c (k int primary key, v text)');
+      // Chunks end mid-row: COPY data is a byte stream, and 2,000 chunks outrun the socket's buffer.
+      const text = Array.from({ length: 20_000 }, (_, i) => `${i + 1}\tv${i + 1}\n`).join('');
+      const chunks = function* (): Generator<Buffer> {
+        for (let at = 0; at < text.length; at += 97) yield Buffer.from(text.slice(at, at + 97));
+      };
+      expect(await slot.conn.copyIn('copy c (k, v) from stdin', chunks())).toBe('COPY 20000');
+      const [sum] = await slot.query<{ n: number; s: string }>(
+        'select count(*)::int as n, sum(k)::text as s from c',
+      );
+      expect(sum).toEqual({ n: 20_000, s: String((20_000 * 20_001) / 2) });
+
+      const bad = await slot.conn
+        .copyIn('copy c (k, v) from stdin', [Buffer.from('20001\tok\n'), Buffer.from('x\tnot a number\n')])
+        .catch((e: unknown) => e);
+      expect((bad as { code?: string }).code).toBe('22P02');
+
+      const failing = function* (): Generator<Buffer> {
+        yield Buffer.from('20002\tok\n');
+        throw new Error('the generator broke');
+      };
+      const broke = await slot.conn.copyIn('copy c (k, v) from stdin', failing()).catch((e: unknown) => e);
+      expect((broke as Error).message).toBe('the generator broke');
+
+      // Neither failed COPY left a row or broke the connection.
+      expect((await slot.query('select count(*)::int as n from c'))[0]!.n).toBe(20_000);
+      expect(slot.conn.transactionStatus).toBe('I');
+    } finally {
+      await slot.conn.end();
+    }
+  });
+
   it('fails the call in flight as a lost connection when its backend is terminated', async () => {
     const slot = await openSlot(server.url);
     const pid = slot.conn.key!.pid;

@@ -1,10 +1,9 @@
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import type postgres from 'postgres';
-import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../../errors.js';
 import { realpathOrAsGiven } from '../../util/paths.js';
-import { joinedTransaction, type BulkLoader, type Db, type Dialect, type Row } from '../dialect.js';
+import { joinedTransaction, type Db, type Dialect, type Row } from '../dialect.js';
+import { openPostgresBulkLoader } from './bulk.js';
 import { connect, connectChecked, type Sql } from './connect.js';
 import { classifyPostgresError } from './errors.js';
 import { postgresIoCounters } from './io-counters.js';
@@ -64,16 +63,7 @@ export const postgresDialect: Dialect = {
   async connect(url, { max }) {
     return postgresDb(await connectChecked(url, { max }));
   },
-  async openBulkLoader(url): Promise<BulkLoader> {
-    const sql = connect(url, { max: 1 });
-    return {
-      async load(table, columns, chunks) {
-        const copy = await sql.unsafe(`copy ${table} (${columns.join(', ')}) from stdin`).writable();
-        await pipeline(Readable.from(chunks), copy);
-      },
-      close: () => sql.end({ timeout: 5 }),
-    };
-  },
+  openBulkLoader: openPostgresBulkLoader,
   classify: classifyPostgresError,
   async tableExists(db, table) {
     const [row] = await db.query<{ t: string | null }>('select to_regclass($1)::text as t', [table]);

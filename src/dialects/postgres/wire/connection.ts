@@ -6,9 +6,9 @@
  * 40 µs of client CPU per call (a Result object per query, a promise chain, a `setImmediate`
  * before every write); this path costs a fraction of it (docs/PERFORMANCE.md).
  *
- * It speaks only what a run needs: trust, password, MD5 and SCRAM-SHA-256 authentication, no TLS,
- * no COPY. Anything else ends `open` with an `UnsupportedByWire` error, and the caller uses
- * postgres.js instead (slots.ts).
+ * It speaks only what a run and the loader need: trust, password, MD5 and SCRAM-SHA-256
+ * authentication, no TLS, COPY only from the client (`copyIn`). Anything else ends `open` with an
+ * `UnsupportedByWire` error, and the caller uses postgres.js instead (slots.ts).
  */
 import { createHash } from 'node:crypto';
 import net from 'node:net';
@@ -70,6 +70,8 @@ interface Pending {
   error: Error | undefined;
   columns: { name: string; typeId: number }[] | undefined;
   done: (err: Error | undefined, call: Pending) => void;
+  /** For `copyIn`: starts sending the rows once the server is ready for them. */
+  copy?: (() => void) | undefined;
 }
 
 const NO_RESULT: WireResult = { rows: [], tag: '' };
@@ -78,6 +80,7 @@ const UNNAMED_BIND = serialize.bind({});
 const EXECUTE_SYNC = Buffer.concat([EXECUTE, serialize.sync()]);
 const READ_BUFFER_BYTES = 64 * 1024;
 const SYNC = serialize.sync();
+const COPY_DONE = serialize.copyDone();
 
 export class WireConnection {
   private readonly parser = new Parser();
@@ -291,8 +294,14 @@ export class WireConnection {
         return;
       }
       case 'copyInResponse':
+        if (call?.copy !== undefined) {
+          call.copy();
+          return;
+        }
+        this.lose(new WireConnectionError('COPY FROM STDIN outside copyIn', 'CONNECTION_ENDED'));
+        return;
       case 'copyOutResponse':
-        this.lose(new WireConnectionError('COPY is not spoken on the transaction path', 'CONNECTION_ENDED'));
+        this.lose(new WireConnectionError('COPY TO STDOUT is not spoken here', 'CONNECTION_ENDED'));
         return;
       default:
         // Bind/parse/close completions, notices, parameter statuses, notifications: nothing to keep.
@@ -362,6 +371,53 @@ export class WireConnection {
     );
   }
 
+  /**
+   * Runs `COPY … FROM STDIN` and sends `chunks` as its data, each chunk one CopyData message
+   * written beside its 5-byte header (a writev: the chunk is not copied). Generation is paced by
+   * the socket: the next chunk is drawn only once the last has drained. Resolves with the command
+   * tag; rejects with the server's error (the server drops the rest of the data), or with the
+   * generator's own error after telling the server (CopyFail) and waiting for it to give up.
+   */
+  copyIn(text: string, chunks: Iterable<Buffer>): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const { socket } = this;
+      let iterator: Iterator<Buffer> | undefined;
+      let finished = false;
+      let generatorError: unknown;
+      const pump = (): void => {
+        try {
+          iterator ??= chunks[Symbol.iterator]();
+          while (!finished) {
+            const next = iterator.next();
+            if (next.done === true) {
+              socket.write(COPY_DONE);
+              return;
+            }
+            if (next.value.length === 0) continue;
+            socket.cork();
+            socket.write(copyDataHeader(next.value.length));
+            const more = socket.write(next.value);
+            socket.uncork();
+            if (!more) {
+              socket.once('drain', pump);
+              return;
+            }
+          }
+        } catch (err) {
+          generatorError = err;
+          socket.write(serialize.copyFail(`txbench: ${err instanceof Error ? err.message : String(err)}`));
+        }
+      };
+      const call = this.send(serialize.query(text), (err, settled) => {
+        finished = true;
+        if (generatorError !== undefined) reject(generatorError);
+        else if (err) reject(err);
+        else resolve(lastResult(settled).tag);
+      });
+      call.copy = pump;
+    });
+  }
+
   /** Runs SQL without parameters through the simple protocol (BEGIN, COMMIT, ROLLBACK, SET). */
   simple(text: string): Promise<WireResult> {
     return new Promise((resolve, reject) =>
@@ -369,16 +425,24 @@ export class WireConnection {
     );
   }
 
-  private send(message: Buffer, done: Pending['done']): void {
-    const call: Pending = { rows: [], results: [], error: undefined, columns: undefined, done };
+  private send(message: Buffer, done: Pending['done']): Pending {
+    const call: Pending = {
+      rows: [],
+      results: [],
+      error: undefined,
+      columns: undefined,
+      done,
+      copy: undefined,
+    };
     if (this.lostError !== undefined) {
       const err = this.lostError;
       queueMicrotask(() => done(err, call));
-      return;
+      return call;
     }
     this.pending.push(call);
     // One buffer, one write: a cork would cost a tick and a writev per call.
     this.socket.write(message);
+    return call;
   }
 
   private lose(err: WireConnectionError): void {
@@ -409,6 +473,13 @@ export class WireConnection {
       this.socket.end(serialize.end());
     });
   }
+}
+
+function copyDataHeader(length: number): Buffer {
+  const header = Buffer.allocUnsafe(5);
+  header[0] = 0x64; // 'd'
+  header.writeInt32BE(length + 4, 1);
+  return header;
 }
 
 /** A single call's result: its (last) statement's rows and tag. */

@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { realpathOrAsGiven } from '../../util/paths.js';
 import { joinedTransaction, type Db, type Dialect, type Row } from '../dialect.js';
 import { openPostgresBulkLoader } from './bulk.js';
-import { connect, connectChecked, type Sql } from './connect.js';
+import { connectChecked, type Sql } from './connect.js';
 import { classifyPostgresError } from './errors.js';
 import { postgresIoCounters } from './io-counters.js';
 import { postgresDdl } from './ddl.js';

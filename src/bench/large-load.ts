@@ -24,8 +24,9 @@ export interface LargeLoadData {
   seconds: number;
   phaseSeconds: LoadResult['phaseSeconds'];
   rows: number;
-  /** COPY text txbench generated. */
+  /** COPY data txbench generated, in `copyFormat`. */
   copyBytes: number;
+  copyFormat: string;
   /** pg_database_size after the load minus before: what the load left on disk (tables and indexes). */
   databaseGrowthBytes: number;
   /** WAL the load generated (pg_current_wal_lsn before and after), also written to the device. */
@@ -76,6 +77,7 @@ export async function largeLoadSection(
       phaseSeconds: load.phaseSeconds,
       rows: load.rows,
       copyBytes: load.bytes,
+      copyFormat: load.copyFormat,
       databaseGrowthBytes: growth,
       walBytes: Number(wal?.bytes ?? 0),
       rowsPerS: load.rows / load.seconds,
@@ -142,7 +144,7 @@ export function largeLoadTable(d: LargeLoadData): string {
     {
       figure: 'MB/s (database size growth)',
       value: num(d.mbPerS),
-      note: `${num(d.databaseGrowthBytes / 1e6)} MB on disk; WAL ${num(d.walBytes / 1e6)} MB more; COPY text ${num(d.copyBytes / 1e6)} MB`,
+      note: `${num(d.databaseGrowthBytes / 1e6)} MB on disk; WAL ${num(d.walBytes / 1e6)} MB more; ${d.copyFormat} COPY ${num(d.copyBytes / 1e6)} MB`,
     },
     {
       figure: 'device sequential write MB/s',

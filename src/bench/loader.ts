@@ -36,6 +36,7 @@ export interface LoaderData {
     phaseSeconds: LoadResult['phaseSeconds'];
     rows: number;
     bytes: number;
+    copyFormat: LoadResult['copyFormat'];
     /** CPU seconds of txbench (generator threads included) and of the server over the whole load. */
     clientCpuS: number;
     serverCpuS: number;
@@ -179,6 +180,7 @@ async function postgresLoad(
         phaseSeconds: load.phaseSeconds,
         rows: load.rows,
         bytes: load.bytes,
+        copyFormat: load.copyFormat,
         clientCpuS: (clientCpu.user + clientCpu.system) / 1e6,
         serverCpuS,
       },
@@ -238,7 +240,7 @@ export function loaderTable(d: LoaderData): string {
       step: 'txbench load (whole)',
       s: t.seconds,
       cpu: `${num(t.clientCpuS)} + ${num(t.serverCpuS)}`,
-      note: `${num(t.rows)} rows, ${num(t.bytes / 1e6)} MB of COPY text, ${d.streams} streams`,
+      note: `${num(t.rows)} rows, ${num(t.bytes / 1e6)} MB of ${t.copyFormat} COPY, ${d.streams} streams`,
     },
     {
       step: '  generation + COPY',

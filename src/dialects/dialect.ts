@@ -26,9 +26,20 @@ export function joinedTransaction(query: Db['query']): Db {
   return tx;
 }
 
-/** Streams one table's rows, given as PostgreSQL COPY text (tab-separated, \N for NULL). */
+/** PostgreSQL COPY's text format, or its binary one. */
+export type CopyFormat = 'text' | 'binary';
+
+/**
+ * Streams one table's rows, given as PostgreSQL COPY text (tab-separated, \N for NULL), or in
+ * the dialect's `bulkCopyFormat` (binary: rows only, the loader adds the header and trailer).
+ */
 export interface BulkLoader {
-  load(table: string, columns: readonly string[], chunks: Iterable<Buffer>): Promise<void>;
+  load(
+    table: string,
+    columns: readonly string[],
+    chunks: Iterable<Buffer>,
+    format?: CopyFormat,
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,6 +82,11 @@ export interface Dialect {
   connect(url: string, options: { max: number }): Promise<Db>;
   /** Opens one connection for a loader stream (in a worker thread). */
   openBulkLoader(url: string): Promise<BulkLoader>;
+  /**
+   * The COPY format its bulk loader reads fastest, which workloads may generate in; text when
+   * absent (every bulk loader reads text).
+   */
+  bulkCopyFormat?(): CopyFormat;
   /** How it spells a schema that a workload describes once. */
   readonly ddl: DdlFlavor;
   /** Statements that refresh the planner's statistics for a table. */

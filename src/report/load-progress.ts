@@ -37,7 +37,7 @@ export function formatProgress(p: LoadProgress): string {
 export function formatLoadResult(r: LoadResult): string {
   return (
     `loaded ${r.scale}: ${r.rows.toLocaleString('en-US')} rows, ` +
-    `${(r.bytes / 1e6).toFixed(0)} MB in ${r.seconds.toFixed(1)} s ` +
+    `${(r.bytes / 1e6).toFixed(0)} MB of ${r.copyFormat} COPY in ${r.seconds.toFixed(1)} s ` +
     `(data ${r.phaseSeconds.data.toFixed(1)} s at ${formatRate(r.rows / r.phaseSeconds.data)} rows/s and ` +
     `${(r.bytes / 1e6 / r.phaseSeconds.data).toFixed(1)} MB/s, keys and indexes ` +
     `${r.keysOverlapData ? 'alongside it and ' : ''}${r.phaseSeconds.indexes.toFixed(1)} s after, ` +

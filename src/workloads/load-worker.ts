@@ -57,6 +57,8 @@ function sendProgress(now = performance.now()): void {
 }
 
 async function runTask(task: LoadTask): Promise<void> {
+  const bulk = await loader;
+  const copyFormat = init.ctx.copyFormat ?? 'text';
   const parts = workload.loader.generate(task, init.ctx, progress);
   // The main thread builds a table's keys once its named tasks are done: rows after that would be late.
   const named = workload.loader.tablesOf?.(task);
@@ -68,8 +70,14 @@ async function runTask(task: LoadTask): Promise<void> {
       throw new Error(
         `the workload generated rows for ${part.table}, which its tablesOf does not name for the task`,
       );
-    const chunks = 'chunks' in part ? part.chunks : countedChunks(part.rows);
-    await (await loader).load(part.table, names, chunks);
+    if ('chunks' in part) {
+      const format = part.format ?? 'text';
+      if (format !== 'text' && format !== copyFormat)
+        throw new Error(
+          `the workload generated ${format} COPY for ${part.table}, which this database does not take`,
+        );
+      await bulk.load(part.table, names, part.chunks, format);
+    } else await bulk.load(part.table, names, countedChunks(part.rows));
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Db, Dialect } from '../dialects/dialect.js';
+import type { CopyFormat, Db, Dialect } from '../dialects/dialect.js';
 import { dialectFor } from '../dialects/for-url.js';
 import { DatabaseError, UsageError } from '../errors.js';
 import {
@@ -55,7 +55,9 @@ export interface LoadResult {
   units: number;
   unitName: string;
   rows: number;
+  /** COPY bytes generated, in `copyFormat`. */
   bytes: number;
+  copyFormat: CopyFormat;
   seconds: number;
   /**
    * Adds up to `seconds`: data until its last task ended; indexes, the keys and indexes built
@@ -96,7 +98,8 @@ export async function loadWorkload(
 
     const units = workload.loader.units?.(record) ?? { name: 'tasks', count: tasks.length };
     const totals = { rows: 0, bytes: 0, unitsDone: 0 };
-    const expectedBytes = workload.loader.expectedBytes?.(record) ?? 0;
+    const copyFormat = dialect.bulkCopyFormat?.() ?? 'text';
+    const expectedBytes = workload.loader.expectedBytes?.(record, copyFormat) ?? 0;
     const progress = (phase: LoadPhase): void =>
       onProgress({
         phase,
@@ -106,7 +109,7 @@ export async function loadWorkload(
         elapsedS: (performance.now() - started) / 1000,
         fraction: expectedBytes > 0 ? Math.min(1, totals.bytes / expectedBytes) : 0,
       });
-    const ctx: LoadContext = { seed, loadTime: sqlTimestamp(new Date()), record };
+    const ctx: LoadContext = { seed, loadTime: sqlTimestamp(new Date()), record, copyFormat };
     const init: WorkerInit = {
       url,
       workload: workloadRef(ref),
@@ -199,6 +202,7 @@ export async function loadWorkload(
       unitName: units.name,
       rows: totals.rows,
       bytes: totals.bytes,
+      copyFormat,
       seconds,
       phaseSeconds: {
         data: (dataDone - started) / 1000,

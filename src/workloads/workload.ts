@@ -20,7 +20,7 @@
  * a workload with its own option, record and state types is a `Workload` as the registry sees it.
  */
 import type { Connections, DialectName, Session } from '../dialects/connections.js';
-import type { Db, Dialect } from '../dialects/dialect.js';
+import type { CopyFormat, Db, Dialect } from '../dialects/dialect.js';
 import type { Counters } from '../engine/types.js';
 import type { Rng } from '../random/rng.js';
 import type { TableSpec } from './schema.js';
@@ -135,9 +135,14 @@ export type LoadTask = Readonly<Record<string, unknown>> & {
   readonly unit?: number | undefined;
 };
 
-/** One table's rows from a task: PostgreSQL COPY text chunks, or rows of values the loader encodes. */
+/**
+ * One table's rows from a task: PostgreSQL COPY chunks (text unless `format` says binary, which
+ * only a loader context with `copyFormat: 'binary'` may be given), or rows of values the loader
+ * encodes.
+ */
 export type TableRows =
-  { table: string; chunks: Iterable<Buffer> } | { table: string; rows: Iterable<readonly unknown[]> };
+  | { table: string; chunks: Iterable<Buffer>; format?: CopyFormat | undefined }
+  | { table: string; rows: Iterable<readonly unknown[]> };
 
 /** What every loader worker knows of the load. */
 export interface LoadContext<L = unknown> {
@@ -147,6 +152,11 @@ export interface LoadContext<L = unknown> {
   readonly loadTime: string;
   /** What `plan` recorded. */
   readonly record: L;
+  /**
+   * The COPY format the database's bulk path reads fastest (`Dialect.bulkCopyFormat`): binary on
+   * PostgreSQL, where a workload may give its chunks in it; text everywhere else.
+   */
+  readonly copyFormat?: CopyFormat | undefined;
 }
 
 export interface WorkloadLoader<
@@ -177,8 +187,8 @@ export interface WorkloadLoader<
    * table waits for all tasks. A task that writes a table it does not name fails the load.
    */
   tablesOf?(task: T): readonly string[];
-  /** Roughly how many COPY-text bytes all tasks produce, for progress and ETA. */
-  expectedBytes?(record: L): number;
+  /** Roughly how many COPY bytes all tasks produce in `format`, for progress and ETA. */
+  expectedBytes?(record: L, format: CopyFormat): number;
   /** What a progress unit is called, plural (`warehouses`), and how many there are. */
   units?(record: L): { name: string; count: number };
   /**

@@ -468,6 +468,53 @@ describe('loadTpcc: 1 warehouse into embedded PostgreSQL', () => {
       expect(await fingerprint()).toEqual(before);
     });
 
+    /** Every column of every table but the load-time timestamps, one digest per table. */
+    async function everyColumn(): Promise<Record<string, string>> {
+      const out: Record<string, string> = {};
+      for (const table of TABLES) {
+        const cols = await sql<{ c: string; t: string }[]>`
+          select column_name as c, data_type as t from information_schema.columns
+          where table_name = ${table} order by ordinal_position`;
+        const kept = cols.filter((c) => !c.t.startsWith('timestamp')).map((c) => c.c);
+        const row = `concat_ws('|', ${kept.map((c) => `coalesce(${c}::text, 'NULL')`).join(', ')})`;
+        const [r] = await sql.unsafe<{ d: string }[]>(
+          `select md5(string_agg(r, ',' order by r)) as d from (select ${row} as r from ${table}) x`,
+        );
+        out[table] = r!.d;
+      }
+      return out;
+    }
+
+    /** The distinct load-time timestamps, as epoch seconds. */
+    async function loadTimes(): Promise<number[]> {
+      const rows = await sql<{ t: number }[]>`select distinct extract(epoch from t)::float8 as t from (
+          select c_since t from customer union all select h_date from history
+          union all select o_entry_d from orders
+          union all select ol_delivery_d from order_line where ol_delivery_d is not null) x`;
+      return rows.map((r) => r.t);
+    }
+
+    it('binary COPY (the default) and text COPY (TXBENCH_COPY_FORMAT=text) load the same rows', async () => {
+      expect(result.copyFormat).toBe('binary');
+      const binary = await everyColumn();
+      const [binaryTime] = await loadTimes();
+      process.env.TXBENCH_COPY_FORMAT = 'text';
+      let text: Awaited<ReturnType<typeof loadTpcc>>;
+      try {
+        text = await loadTpcc(pg.url, { warehouses: 1, seed: SEED, replace: true });
+      } finally {
+        delete process.env.TXBENCH_COPY_FORMAT;
+      }
+      expect(text.copyFormat).toBe('text');
+      expect(await everyColumn()).toEqual(binary);
+      // One load time per load; the text load's a little after the binary one's (a wrong epoch or
+      // unit in the binary timestamps would put them years or hours apart).
+      const times = await loadTimes();
+      expect(times).toHaveLength(1);
+      expect(times[0]! - binaryTime!).toBeGreaterThan(0);
+      expect(times[0]! - binaryTime!).toBeLessThan(600);
+    });
+
     it('dropTpcc removes every TPC-C table and the metadata', async () => {
       await dropTpcc(pg.url);
       const names = [...TABLES, 'txbench_meta'];

@@ -8,12 +8,16 @@
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BulkLoader } from '../dialect.js';
+import type { BulkLoader, CopyFormat } from '../dialect.js';
 import { connect, describeConnectionError } from './connect.js';
 import { UnsupportedByWire, WireConnection } from './wire/connection.js';
 import { wantsWire, wireTarget } from './wire/target.js';
 
 const OPEN_TIMEOUT_MS = 10_000;
+/** Binary COPY's signature, flags (no OIDs) and header-extension length (none). */
+const COPY_BINARY_HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
+/** A field count of -1 ends a binary COPY. */
+const COPY_BINARY_TRAILER = Buffer.from([0xff, 0xff]);
 
 export async function openPostgresBulkLoader(url: string): Promise<BulkLoader> {
   if (wantsWire()) {
@@ -31,14 +35,26 @@ export async function openPostgresBulkLoader(url: string): Promise<BulkLoader> {
   return postgresJsBulkLoader(url);
 }
 
-function copyStatement(table: string, columns: readonly string[]): string {
-  return `copy ${table} (${columns.join(', ')}) from stdin`;
+/** Binary COPY unless TXBENCH_COPY_FORMAT=text asks for the text format (to compare the two). */
+export function postgresCopyFormat(env: NodeJS.ProcessEnv = process.env): CopyFormat {
+  return env.TXBENCH_COPY_FORMAT === 'text' ? 'text' : 'binary';
+}
+
+function copyStatement(table: string, columns: readonly string[], format: CopyFormat): string {
+  return `copy ${table} (${columns.join(', ')}) from stdin${format === 'binary' ? ' (format binary)' : ''}`;
+}
+
+/** A binary stream's rows between the format's header and trailer. */
+function* framed(chunks: Iterable<Buffer>, format: CopyFormat): Generator<Buffer> {
+  if (format === 'binary') yield COPY_BINARY_HEADER;
+  yield* chunks;
+  if (format === 'binary') yield COPY_BINARY_TRAILER;
 }
 
 function wireBulkLoader(conn: WireConnection): BulkLoader {
   return {
-    async load(table, columns, chunks) {
-      await conn.copyIn(copyStatement(table, columns), chunks);
+    async load(table, columns, chunks, format = 'text') {
+      await conn.copyIn(copyStatement(table, columns, format), framed(chunks, format));
     },
     close: () => conn.end(5000),
   };
@@ -47,9 +63,9 @@ function wireBulkLoader(conn: WireConnection): BulkLoader {
 function postgresJsBulkLoader(url: string): BulkLoader {
   const sql = connect(url, { max: 1 });
   return {
-    async load(table, columns, chunks) {
-      const copy = await sql.unsafe(copyStatement(table, columns)).writable();
-      await pipeline(Readable.from(chunks), copy);
+    async load(table, columns, chunks, format = 'text') {
+      const copy = await sql.unsafe(copyStatement(table, columns, format)).writable();
+      await pipeline(Readable.from(framed(chunks, format)), copy);
     },
     close: () => sql.end({ timeout: 5 }),
   };

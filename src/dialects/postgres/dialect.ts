@@ -3,7 +3,7 @@ import type postgres from 'postgres';
 import { UsageError } from '../../errors.js';
 import { realpathOrAsGiven } from '../../util/paths.js';
 import { joinedTransaction, type Db, type Dialect, type Row } from '../dialect.js';
-import { openPostgresBulkLoader } from './bulk.js';
+import { openPostgresBulkLoader, postgresCopyFormat } from './bulk.js';
 import { connectChecked, type Sql } from './connect.js';
 import { classifyPostgresError } from './errors.js';
 import { postgresIoCounters } from './io-counters.js';
@@ -64,6 +64,7 @@ export const postgresDialect: Dialect = {
     return postgresDb(await connectChecked(url, { max }));
   },
   openBulkLoader: openPostgresBulkLoader,
+  bulkCopyFormat: postgresCopyFormat,
   classify: classifyPostgresError,
   async tableExists(db, table) {
     const [row] = await db.query<{ t: string | null }>('select to_regclass($1)::text as t', [table]);

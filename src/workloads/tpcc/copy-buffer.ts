@@ -14,6 +14,38 @@ export function loadPools(seed: number): LoadPools {
 }
 
 const ORIGINAL_BYTES = Buffer.from('ORIGINAL', 'latin1');
+const ZIP_SUFFIX = Buffer.from('11111', 'latin1');
+
+/**
+ * What the loader's generators write rows through, in PostgreSQL's COPY text (`CopyBuffer`) or
+ * binary format (`BinaryCopyBuffer`, copy-binary.ts). Each value method writes one field; `tab()`
+ * ends a field in the text format and is nothing in the binary one. Chunks only ever hold whole
+ * rows.
+ */
+export interface RowBuffer {
+  readonly full: boolean;
+  /** Bytes of the whole rows written so far. */
+  readonly length: number;
+  rows: number;
+  take(): Buffer;
+  /** An integer column. */
+  int(n: number): this;
+  /** A numeric column, given in units of 10^-scale (cents for scale 2). */
+  fixed(units: number, scale: number): this;
+  /** A timestamp column holding the load's time. */
+  time(): this;
+  /** A text column of constant bytes. */
+  bytes(b: Buffer): this;
+  alnum(rng: Rng, min: number, max: number): this;
+  digits(rng: Rng, len: number): this;
+  /** A zip code: four random digits and 11111 (clause 4.3.2.7). */
+  zip(rng: Rng): this;
+  dataString(rng: Rng, min: number, max: number, original: boolean): this;
+  random(rng: Rng, min: number, max: number, alphabet: Buffer): this;
+  null(): this;
+  tab(): this;
+  endRow(): void;
+}
 
 /**
  * Builds PostgreSQL COPY text rows directly into a byte buffer: no per-row strings or arrays,
@@ -21,15 +53,19 @@ const ORIGINAL_BYTES = Buffer.from('ORIGINAL', 'latin1');
  * Every value txbench generates is plain ASCII without tabs, newlines or backslashes, so nothing
  * needs escaping.
  */
-export class CopyBuffer {
+export class CopyBuffer implements RowBuffer {
   private buf: Buffer;
   private pos = 0;
   rows = 0;
+  private readonly loadTime: Buffer;
 
   constructor(
     private readonly chunkBytes = 256 * 1024,
     private readonly pools?: LoadPools,
+    /** The load's time as `YYYY-MM-DD HH:MM:SS.mmm`, for `time()`. */
+    loadTime = '',
   ) {
+    this.loadTime = Buffer.from(loadTime, 'latin1');
     // Headroom for the longest row (a customer is under 1 KB) past the flush threshold.
     this.buf = Buffer.allocUnsafe(chunkBytes + 4096);
   }
@@ -69,8 +105,13 @@ export class CopyBuffer {
     return this;
   }
 
-  /** A fixed-point number given in units of 10^-scale (cents for scale 2), non-negative. */
+  /** A fixed-point number given in units of 10^-scale (cents for scale 2). */
   fixed(units: number, scale: number): this {
+    if (units < 0) {
+      this.buf[this.pos++] = 45; // '-'
+      units = -units;
+    }
+    if (scale === 0) return this.int(units);
     let div = 1;
     for (let i = 0; i < scale; i++) div *= 10;
     const whole = Math.floor(units / div);
@@ -94,6 +135,14 @@ export class CopyBuffer {
     else for (let i = 0; i < n; i++) this.buf[this.pos + i] = b[i]!;
     this.pos += n;
     return this;
+  }
+
+  time(): this {
+    return this.bytes(this.loadTime);
+  }
+
+  zip(rng: Rng): this {
+    return this.digits(rng, 4).bytes(ZIP_SUFFIX);
   }
 
   /** ASCII text. */

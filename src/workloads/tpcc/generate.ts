@@ -4,7 +4,8 @@
  * worker thread generates it.
  */
 import { deriveSeed, Rng } from '../../random/rng.js';
-import { CopyBuffer, loadPools, type LoadPools } from './copy-buffer.js';
+import { BinaryCopyBuffer } from './copy-binary.js';
+import { CopyBuffer, loadPools, type LoadPools, type RowBuffer } from './copy-buffer.js';
 import { chooseExactly, lastName, nurand, permutation, type NurandConstants } from './random.js';
 import type { TableName } from './schema.js';
 
@@ -20,6 +21,8 @@ export interface GenerateContext {
   /** Load time, formatted `YYYY-MM-DD HH:MM:SS.mmm`, used for every "load time" column. */
   loadTime: string;
   constants: NurandConstants;
+  /** PostgreSQL COPY's text format (every bulk path reads it), or its binary one. */
+  format?: 'text' | 'binary' | undefined;
 }
 
 export type LoadTask =
@@ -59,11 +62,22 @@ export function taskStreams(
   task: LoadTask,
   ctx: GenerateContext,
   report: (rows: number, bytes: number) => void,
+): { table: TableName; chunks: Generator<Buffer>; format: 'text' | 'binary' }[] {
+  const format = ctx.format ?? 'text';
+  return tableStreams(task, ctx, report).map((s) => ({ ...s, format }));
+}
+
+function tableStreams(
+  task: LoadTask,
+  ctx: GenerateContext,
+  report: (rows: number, bytes: number) => void,
 ): { table: TableName; chunks: Generator<Buffer> }[] {
   const w = task.kind === 'item' ? 0 : task.w;
   const rng = new Rng(deriveSeed(ctx.seed, TASK_SALT[task.kind], w));
-  const out = new CopyBuffer(256 * 1024, poolsFor(ctx.seed));
-  const time = Buffer.from(ctx.loadTime, 'latin1');
+  const out: RowBuffer =
+    ctx.format === 'binary'
+      ? new BinaryCopyBuffer(256 * 1024, poolsFor(ctx.seed), ctx.loadTime)
+      : new CopyBuffer(256 * 1024, poolsFor(ctx.seed), ctx.loadTime);
   // Called per chunk, not per row: a generator delegation per row costs more than the row.
   const flush = (): Buffer => {
     const rows = out.rows;
@@ -83,17 +97,17 @@ export function taskStreams(
       return [{ table: 'stock', chunks: stock(rng, out, flush, task.w) }];
     case 'customer': {
       return [
-        { table: 'customer', chunks: customers(rng, out, flush, task.w, time, ctx.constants.cLast) },
-        { table: 'history', chunks: history(rng, out, flush, task.w, time) },
+        { table: 'customer', chunks: customers(rng, out, flush, task.w, ctx.constants.cLast) },
+        { table: 'history', chunks: history(rng, out, flush, task.w) },
       ];
     }
     case 'orders': {
       // Order-line counts are drawn with the orders and reused for their lines.
       const olCnt = new Uint8Array(DISTRICTS_PER_WAREHOUSE * ORDERS_PER_DISTRICT);
       return [
-        { table: 'orders', chunks: orders(rng, out, flush, task.w, time, olCnt) },
+        { table: 'orders', chunks: orders(rng, out, flush, task.w, olCnt) },
         { table: 'new_order', chunks: newOrders(out, flush, task.w) },
-        { table: 'order_line', chunks: orderLines(rng, out, flush, task.w, time, olCnt) },
+        { table: 'order_line', chunks: orderLines(rng, out, flush, task.w, olCnt) },
       ];
     }
   }
@@ -101,7 +115,7 @@ export function taskStreams(
 
 type Flush = () => Buffer;
 
-function* items(rng: Rng, out: CopyBuffer, flush: Flush): Generator<Buffer> {
+function* items(rng: Rng, out: RowBuffer, flush: Flush): Generator<Buffer> {
   const original = chooseExactly(rng, ITEMS, ITEMS / 10);
   for (let i = 1; i <= ITEMS; i++) {
     out.int(i).tab().int(rng.int(1, 10_000)).tab().alnum(rng, 14, 24).tab();
@@ -116,64 +130,47 @@ function* items(rng: Rng, out: CopyBuffer, flush: Flush): Generator<Buffer> {
 }
 
 /** Street 1, street 2, city, state, zip: the address block shared by warehouse, district and customer. */
-function address(rng: Rng, out: CopyBuffer): CopyBuffer {
+function address(rng: Rng, out: RowBuffer): RowBuffer {
   out.alnum(rng, 10, 20).tab().alnum(rng, 10, 20).tab().alnum(rng, 10, 20).tab();
-  out.random(rng, 2, 2, LETTERS).tab().digits(rng, 4).bytes(ZIP_SUFFIX);
+  out.random(rng, 2, 2, LETTERS).tab().zip(rng);
   return out;
 }
 
 const LETTERS = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'latin1');
-const STOCK_COUNTERS = Buffer.from('0\t0\t0\t', 'latin1');
-const MIDDLE_NAME = Buffer.from('\tOE\t', 'latin1');
-const HISTORY_AMOUNT = Buffer.from('\t10.00\t', 'latin1');
-const ALL_LOCAL = Buffer.from('\t1', 'latin1');
-const DELIVERED_LINE_TAIL = Buffer.from('\t5\t0.00\t', 'latin1');
-const UNDELIVERED_LINE_MID = Buffer.from('\t5\t', 'latin1');
+const MIDDLE_NAME = Buffer.from('OE', 'latin1');
 const LAST_NAME_BYTES = Array.from({ length: 1000 }, (_, n) => Buffer.from(lastName(n), 'latin1'));
 const BAD_CREDIT = Buffer.from('BC', 'latin1');
 const GOOD_CREDIT = Buffer.from('GC', 'latin1');
-const ZIP_SUFFIX = Buffer.from('11111', 'latin1');
 
-function* warehouse(rng: Rng, out: CopyBuffer, flush: Flush, w: number): Generator<Buffer> {
+function* warehouse(rng: Rng, out: RowBuffer, flush: Flush, w: number): Generator<Buffer> {
   out.int(w).tab().alnum(rng, 6, 10).tab();
-  address(rng, out).tab().fixed(rng.int(0, 2000), 4).tab().text('300000.00').endRow();
+  address(rng, out).tab().fixed(rng.int(0, 2000), 4).tab().fixed(30_000_000, 2).endRow();
   if (out.length > 0) yield flush();
 }
 
-function* districts(rng: Rng, out: CopyBuffer, flush: Flush, w: number): Generator<Buffer> {
+function* districts(rng: Rng, out: RowBuffer, flush: Flush, w: number): Generator<Buffer> {
   for (let d = 1; d <= DISTRICTS_PER_WAREHOUSE; d++) {
     out.int(d).tab().int(w).tab().alnum(rng, 6, 10).tab();
-    address(rng, out).tab().fixed(rng.int(0, 2000), 4).tab().text('30000.00').tab();
+    address(rng, out).tab().fixed(rng.int(0, 2000), 4).tab().fixed(3_000_000, 2).tab();
     out.int(ORDERS_PER_DISTRICT + 1).endRow();
   }
   if (out.length > 0) yield flush();
 }
 
-function* stock(rng: Rng, out: CopyBuffer, flush: Flush, w: number): Generator<Buffer> {
+function* stock(rng: Rng, out: RowBuffer, flush: Flush, w: number): Generator<Buffer> {
   const original = chooseExactly(rng, STOCK_PER_WAREHOUSE, STOCK_PER_WAREHOUSE / 10);
   for (let i = 1; i <= STOCK_PER_WAREHOUSE; i++) {
     out.int(i).tab().int(w).tab().int(rng.int(10, 100)).tab();
     for (let d = 0; d < DISTRICTS_PER_WAREHOUSE; d++) out.alnum(rng, 24, 24).tab();
-    out
-      .bytes(STOCK_COUNTERS)
-      .dataString(rng, 26, 50, original[i - 1] === 1)
-      .endRow();
+    // S_YTD, S_ORDER_CNT, S_REMOTE_CNT.
+    out.fixed(0, 0).tab().int(0).tab().int(0).tab();
+    out.dataString(rng, 26, 50, original[i - 1] === 1).endRow();
     if (out.full) yield flush();
   }
   if (out.length > 0) yield flush();
 }
 
-const MIDDLE_AND_CREDIT_TAIL = Buffer.from('\t50000.00\t', 'latin1');
-const BALANCE_TAIL = Buffer.from('\t-10.00\t10.00\t1\t0\t', 'latin1');
-
-function* customers(
-  rng: Rng,
-  out: CopyBuffer,
-  flush: Flush,
-  w: number,
-  time: Buffer,
-  cLoad: number,
-): Generator<Buffer> {
+function* customers(rng: Rng, out: RowBuffer, flush: Flush, w: number, cLoad: number): Generator<Buffer> {
   for (let d = 1; d <= DISTRICTS_PER_WAREHOUSE; d++) {
     const badCredit = chooseExactly(rng, CUSTOMERS_PER_DISTRICT, CUSTOMERS_PER_DISTRICT / 10);
     for (let c = 1; c <= CUSTOMERS_PER_DISTRICT; c++) {
@@ -186,37 +183,38 @@ function* customers(
         .int(w)
         .tab()
         .alnum(rng, 8, 16)
+        .tab()
         .bytes(MIDDLE_NAME)
+        .tab()
         .bytes(LAST_NAME_BYTES[nameNumber]!)
         .tab();
-      address(rng, out).tab().digits(rng, 16).tab().bytes(time).tab();
-      out.bytes(badCredit[c - 1] === 1 ? BAD_CREDIT : GOOD_CREDIT).bytes(MIDDLE_AND_CREDIT_TAIL);
-      out.fixed(rng.int(0, 5000), 4).bytes(BALANCE_TAIL).alnum(rng, 300, 500).endRow();
+      address(rng, out).tab().digits(rng, 16).tab().time().tab();
+      out
+        .bytes(badCredit[c - 1] === 1 ? BAD_CREDIT : GOOD_CREDIT)
+        .tab()
+        .fixed(5_000_000, 2)
+        .tab();
+      // C_DISCOUNT, then C_BALANCE, C_YTD_PAYMENT, C_PAYMENT_CNT, C_DELIVERY_CNT.
+      out.fixed(rng.int(0, 5000), 4).tab().fixed(-1000, 2).tab().fixed(1000, 2).tab();
+      out.int(1).tab().int(0).tab().alnum(rng, 300, 500).endRow();
       if (out.full) yield flush();
     }
   }
   if (out.length > 0) yield flush();
 }
 
-function* history(rng: Rng, out: CopyBuffer, flush: Flush, w: number, time: Buffer): Generator<Buffer> {
+function* history(rng: Rng, out: RowBuffer, flush: Flush, w: number): Generator<Buffer> {
   for (let d = 1; d <= DISTRICTS_PER_WAREHOUSE; d++) {
     for (let c = 1; c <= CUSTOMERS_PER_DISTRICT; c++) {
-      out.int(c).tab().int(d).tab().int(w).tab().int(d).tab().int(w).tab().bytes(time).bytes(HISTORY_AMOUNT);
-      out.alnum(rng, 12, 24).endRow();
+      out.int(c).tab().int(d).tab().int(w).tab().int(d).tab().int(w).tab().time().tab();
+      out.fixed(1000, 2).tab().alnum(rng, 12, 24).endRow();
       if (out.full) yield flush();
     }
   }
   if (out.length > 0) yield flush();
 }
 
-function* orders(
-  rng: Rng,
-  out: CopyBuffer,
-  flush: Flush,
-  w: number,
-  time: Buffer,
-  olCnt: Uint8Array,
-): Generator<Buffer> {
+function* orders(rng: Rng, out: RowBuffer, flush: Flush, w: number, olCnt: Uint8Array): Generator<Buffer> {
   for (let d = 1; d <= DISTRICTS_PER_WAREHOUSE; d++) {
     const customerOf = permutation(rng, CUSTOMERS_PER_DISTRICT);
     for (let o = 1; o <= ORDERS_PER_DISTRICT; o++) {
@@ -231,18 +229,18 @@ function* orders(
         .tab()
         .int(customerOf[o - 1]!)
         .tab()
-        .bytes(time)
+        .time()
         .tab();
       if (o < FIRST_NEW_ORDER) out.int(rng.int(1, 10));
       else out.null();
-      out.tab().int(lines).bytes(ALL_LOCAL).endRow();
+      out.tab().int(lines).tab().int(1).endRow();
       if (out.full) yield flush();
     }
   }
   if (out.length > 0) yield flush();
 }
 
-function* newOrders(out: CopyBuffer, flush: Flush, w: number): Generator<Buffer> {
+function* newOrders(out: RowBuffer, flush: Flush, w: number): Generator<Buffer> {
   for (let d = 1; d <= DISTRICTS_PER_WAREHOUSE; d++) {
     for (let o = FIRST_NEW_ORDER; o <= ORDERS_PER_DISTRICT; o++) {
       out.int(o).tab().int(d).tab().int(w).endRow();
@@ -254,10 +252,9 @@ function* newOrders(out: CopyBuffer, flush: Flush, w: number): Generator<Buffer>
 
 function* orderLines(
   rng: Rng,
-  out: CopyBuffer,
+  out: RowBuffer,
   flush: Flush,
   w: number,
-  time: Buffer,
   olCnt: Uint8Array,
 ): Generator<Buffer> {
   for (let d = 1; d <= DISTRICTS_PER_WAREHOUSE; d++) {
@@ -266,8 +263,9 @@ function* orderLines(
       const delivered = o < FIRST_NEW_ORDER;
       for (let n = 1; n <= lines; n++) {
         out.int(o).tab().int(d).tab().int(w).tab().int(n).tab().int(rng.int(1, ITEMS)).tab().int(w).tab();
-        if (delivered) out.bytes(time).bytes(DELIVERED_LINE_TAIL);
-        else out.null().bytes(UNDELIVERED_LINE_MID).fixed(rng.int(1, 999_999), 2).tab();
+        // OL_DELIVERY_D, OL_QUANTITY, OL_AMOUNT.
+        if (delivered) out.time().tab().int(5).tab().fixed(0, 2).tab();
+        else out.null().tab().int(5).tab().fixed(rng.int(1, 999_999), 2).tab();
         out.alnum(rng, 24, 24).endRow();
       }
       if (out.full) yield flush();

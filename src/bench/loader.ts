@@ -50,6 +50,13 @@ export interface LoaderData {
     /** Server CPU seconds of the raw COPY, and of keys + ANALYZE. */
     copyServerCpuS: number;
     keysAnalyzeServerCpuS: number;
+    /**
+     * The same rows COPYed from files in the binary format (data only): the format txbench's own
+     * load uses on PostgreSQL, printed beside the text reference the targets keep.
+     */
+    binaryCopyS?: number;
+    binaryBytes?: number;
+    binaryCopyServerCpuS?: number;
   };
   /** txbench's whole load ÷ the raw COPY alone, and ÷ raw COPY + keys + ANALYZE. */
   ratioToCopy: number;
@@ -132,7 +139,16 @@ async function postgresLoad(
         `copy (select ${COLUMNS[p.table].join(', ')} from ${p.table} where ${p.where}) to '${p.file}'`,
       ),
     );
-    for (const p of parts) p.bytes = (await stat(p.file)).size;
+    await onPool(url, streams, parts, (sql, p) =>
+      sql.unsafe(
+        `copy (select ${COLUMNS[p.table].join(', ')} from ${p.table} where ${p.where}) to '${p.file}.bin' (format binary)`,
+      ),
+    );
+    let binaryBytes = 0;
+    for (const p of parts) {
+      p.bytes = (await stat(p.file)).size;
+      binaryBytes += (await stat(`${p.file}.bin`)).size;
+    }
     // Biggest first, so the last session is not left alone with a big file.
     parts.sort((a, b) => b.bytes - a.bytes);
 
@@ -163,6 +179,7 @@ async function postgresLoad(
     );
     const t3 = performance.now();
     const s3 = clusterCpuS(cluster.pid);
+    const binary = await rawBinaryCopy(cluster, streams, parts, progress);
     const raw = {
       copyS: (t1 - t0) / 1000,
       keysS: (t2 - t1) / 1000,
@@ -171,6 +188,9 @@ async function postgresLoad(
       bytes: parts.reduce((a, p) => a + p.bytes, 0),
       copyServerCpuS: s1 - s0,
       keysAnalyzeServerCpuS: s3 - s1,
+      binaryCopyS: binary.seconds,
+      binaryBytes,
+      binaryCopyServerCpuS: binary.serverCpuS,
     };
     return {
       warehouses: w,
@@ -191,6 +211,30 @@ async function postgresLoad(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** COPY of the exported binary files into a database of their own, in `streams` sessions. */
+async function rawBinaryCopy(
+  cluster: PgCluster,
+  streams: number,
+  parts: readonly Part[],
+  progress: (line: string) => void,
+): Promise<{ seconds: number; serverCpuS: number }> {
+  const url = await cluster.createDatabase('rawbinary');
+  const admin = postgres(url, { max: 1, onnotice: () => undefined });
+  try {
+    for (const table of TABLES) await admin.unsafe(createTableStatement(postgresTpcc.ddl, table));
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+  await checkpoint(url);
+  progress(`raw binary COPY from files in ${streams} sessions`);
+  const s0 = clusterCpuS(cluster.pid);
+  const t0 = performance.now();
+  await onPool(url, streams, parts, (sql, p) =>
+    sql.unsafe(`copy ${p.table} (${COLUMNS[p.table].join(', ')}) from '${p.file}.bin' (format binary)`),
+  );
+  return { seconds: (performance.now() - t0) / 1000, serverCpuS: clusterCpuS(cluster.pid) - s0 };
 }
 
 async function peerOrReason(
@@ -264,6 +308,13 @@ export function loaderTable(d: LoaderData): string {
     { step: 'raw: ANALYZE', s: d.raw.analyzeS, note: '' },
     { step: 'raw: COPY + keys + ANALYZE', s: d.raw.copyS + d.raw.keysS + d.raw.analyzeS, note: '' },
   ];
+  if (d.raw.binaryCopyS !== undefined)
+    rows.push({
+      step: 'raw binary COPY from files',
+      s: d.raw.binaryCopyS,
+      cpu: `0 + ${num(d.raw.binaryCopyServerCpuS ?? 0)}`,
+      note: `the same files in the binary format, ${num((d.raw.binaryBytes ?? 0) / 1e6)} MB (data only)`,
+    });
   const columns: Column<Row>[] = [
     { header: 'step', align: 'left', text: (r) => r.step },
     { header: 'seconds', align: 'right', text: (r) => num(r.s) },
@@ -274,7 +325,10 @@ export function loaderTable(d: LoaderData): string {
   return [
     formatTable(columns, rows, 'markdown'),
     '',
-    `txbench ÷ raw COPY = ${d.ratioToCopy.toFixed(2)}×; txbench ÷ (raw COPY + keys + ANALYZE) = ${d.ratioToCopyKeysAnalyze.toFixed(2)}×.`,
+    `txbench ÷ raw COPY = ${d.ratioToCopy.toFixed(2)}×; txbench ÷ (raw COPY + keys + ANALYZE) = ${d.ratioToCopyKeysAnalyze.toFixed(2)}×` +
+      (d.raw.binaryCopyS === undefined
+        ? '.'
+        : `; the raw COPY is from text files, the form the targets were set against; from binary files it takes ${(d.raw.binaryCopyS / d.raw.copyS).toFixed(2)}× as long.`),
     '',
     formatTable(
       PEER_COLUMNS,

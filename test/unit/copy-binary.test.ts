@@ -161,7 +161,7 @@ describe('BinaryCopyBuffer', () => {
         String(r[0]!.readInt32BE(0)),
         r[1]!.toString(),
         numericText(r[2]!),
-        r[3] === null ? '\\N' : String(r[3].readInt32BE(0)),
+        r[3] ? String(r[3].readInt32BE(0)) : '\\N',
         r[4]!.toString(),
       ].join('\t'),
     );

@@ -16,6 +16,7 @@ import { serialize } from 'pg-protocol';
 import type { BackendMessage, DataRowMessage, RowDescriptionMessage } from 'pg-protocol/dist/messages.js';
 import { Parser } from 'pg-protocol/dist/parser.js';
 import type { BackendKey } from '../cancel.js';
+import { bindExecuteSync, pipelineMessage } from './bind.js';
 import { SCRAM_MECHANISM, scramClient, type ScramClient } from './scram.js';
 import type { WireTarget } from './target.js';
 
@@ -75,9 +76,20 @@ interface Pending {
 }
 
 const NO_RESULT: WireResult = { rows: [], tag: '' };
-const EXECUTE = serialize.execute();
 const UNNAMED_BIND = serialize.bind({});
-const EXECUTE_SYNC = Buffer.concat([EXECUTE, serialize.sync()]);
+const EXECUTE = serialize.execute();
+/** Parse, Bind and Execute of a statement without parameters, by its text (BEGIN, COMMIT…). */
+const unnamedCalls = new Map<string, Buffer>();
+const UNNAMED_CALLS_KEPT = 64;
+
+function unnamedCall(text: string): Buffer {
+  let bytes = unnamedCalls.get(text);
+  if (bytes === undefined) {
+    bytes = Buffer.concat([serialize.parse({ text }), UNNAMED_BIND, EXECUTE]);
+    if (unnamedCalls.size < UNNAMED_CALLS_KEPT) unnamedCalls.set(text, bytes);
+  }
+  return bytes;
+}
 const READ_BUFFER_BYTES = 64 * 1024;
 const SYNC = serialize.sync();
 const COPY_DONE = serialize.copyDone();
@@ -339,13 +351,7 @@ export class WireConnection {
 
   /** Runs a prepared statement with text parameters; `done` gets its rows or the server's error. */
   execute(statement: Prepared, values: readonly WireValue[], done: WireCallback): void {
-    this.send(
-      Buffer.concat([
-        serialize.bind({ statement: statement.name, values: values as WireValue[] }),
-        EXECUTE_SYNC,
-      ]),
-      (err, call) => done(err, lastResult(call)),
-    );
+    this.send(bindExecuteSync(statement.name, values), (err, call) => done(err, lastResult(call)));
   }
 
   /**
@@ -355,13 +361,10 @@ export class WireConnection {
    * transaction, as the protocol defines.
    */
   pipeline(calls: readonly PipelineCall[], done: PipelineCallback): void {
-    const parts: Buffer[] = [];
-    for (const c of calls)
-      if ('text' in c) parts.push(serialize.parse({ text: c.text }), UNNAMED_BIND, EXECUTE);
-      else
-        parts.push(serialize.bind({ statement: c.statement.name, values: c.values as WireValue[] }), EXECUTE);
-    parts.push(SYNC);
-    this.send(Buffer.concat(parts), (err, call) => done(err, call.results));
+    const parts = calls.map((c) =>
+      'text' in c ? unnamedCall(c.text) : { statement: c.statement.name, values: c.values },
+    );
+    this.send(pipelineMessage(parts), (err, call) => done(err, call.results));
   }
 
   /** `execute` as a promise. */

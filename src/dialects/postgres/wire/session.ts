@@ -92,16 +92,29 @@ const ARRAY_ELEMENT = new Map([
   [3807, 3802],
 ]);
 
+/** Reads one non-null text value as postgres.js would hand it back. */
+type Decoder = (text: string) => unknown;
+
+const asText: Decoder = (text) => text;
+const asNumber: Decoder = (text) => +text;
+const asBoolean: Decoder = (text) => text === 't';
+const asDate: Decoder = (text) => new Date(text);
+const asJson: Decoder = (text) => JSON.parse(text) as unknown;
+
+/** The decoder for a column's type, chosen once per type rather than once per value. */
+function decoderFor(typeId: number): Decoder {
+  const element = ARRAY_ELEMENT.get(typeId);
+  if (element !== undefined) return (text) => parseArray(text, element);
+  if (NUMBER_TYPES.has(typeId)) return asNumber;
+  if (typeId === 16) return asBoolean;
+  if (DATE_TYPES.has(typeId)) return asDate;
+  if (JSON_TYPES.has(typeId)) return asJson;
+  return asText;
+}
+
 /** A text value as postgres.js would hand it back, by the column's type. */
 export function decodeValue(text: WireValue, typeId: number): unknown {
-  if (text === null) return null;
-  const element = ARRAY_ELEMENT.get(typeId);
-  if (element !== undefined) return parseArray(text, element);
-  if (NUMBER_TYPES.has(typeId)) return +text;
-  if (typeId === 16) return text === 't';
-  if (DATE_TYPES.has(typeId)) return new Date(text);
-  if (JSON_TYPES.has(typeId)) return JSON.parse(text) as unknown;
-  return text;
+  return text === null ? null : decoderFor(typeId)(text);
 }
 
 /** An array's text form ({1,2}, {"a b",NULL}, {{1},{2}}, [0:1]={1,2}), elements decoded by type. */
@@ -139,14 +152,42 @@ export function parseArray(text: string, elementType: number): unknown[] {
   return level();
 }
 
+interface RowReader {
+  readonly names: readonly string[];
+  readonly decoders: readonly Decoder[];
+}
+
+/** Each statement's column names and decoders, worked out on its first result. */
+const readers = new WeakMap<Prepared, RowReader>();
+
+function readerOf(statement: Prepared): RowReader {
+  let reader = readers.get(statement);
+  if (reader === undefined) {
+    reader = {
+      names: statement.columns.map((c) => c.name),
+      decoders: statement.columns.map((c) => decoderFor(c.typeId)),
+    };
+    readers.set(statement, reader);
+  }
+  return reader;
+}
+
+/** The result's rows as objects keyed by column name, each value decoded by its column's type. */
 export function rowObjects(statement: Prepared, result: WireResult): Row[] {
-  const { columns } = statement;
-  return result.rows.map((values) => {
+  const { rows } = result;
+  const out: Row[] = new Array<Row>(rows.length);
+  if (rows.length === 0) return out;
+  const { names, decoders } = readerOf(statement);
+  for (let r = 0; r < rows.length; r++) {
+    const values = rows[r]!;
     const row: Row = {};
-    for (let i = 0; i < columns.length; i++)
-      row[columns[i]!.name] = decodeValue(values[i] ?? null, columns[i]!.typeId);
-    return row;
-  });
+    for (let i = 0; i < names.length; i++) {
+      const text = values[i];
+      row[names[i]!] = text === null || text === undefined ? null : decoders[i]!(text);
+    }
+    out[r] = row;
+  }
+  return out;
 }
 
 /** A parameter as PostgreSQL reads it in text form. */
@@ -170,8 +211,6 @@ export function toText(value: unknown): WireValue {
 
 /** An array literal ({1,2,3}, {"a","b \"c\""}, nested arrays as nested braces). */
 export function arrayLiteral(values: readonly unknown[]): string {
-  // TPC-C's item, warehouse and quantity lists: plain numbers, joined as they are.
-  if (values.every((v) => typeof v === 'number')) return `{${values.join(',')}}`;
   let out = '{';
   for (let i = 0; i < values.length; i++) {
     if (i > 0) out += ',';

@@ -46,7 +46,14 @@ export function clientSqlOperations<H>(runnerOf: (handle: H) => PgRunner): TpccO
       const sq: number[] = [];
       const sr: number[] = [];
       const repeats: number[] = [];
+      const distinctItems: number[] = [];
+      const itemSeen = new Set<number>();
       for (let k = 0; k < lines; k++) {
+        const item = itemIds[k]!;
+        if (!itemSeen.has(item)) {
+          itemSeen.add(item);
+          distinctItems.push(item);
+        }
         const key = supplyWarehouses[k]! * 1_000_000 + itemIds[k]!;
         if (seen.has(key)) {
           repeats.push(k);
@@ -62,11 +69,11 @@ export function clientSqlOperations<H>(runnerOf: (handle: H) => PgRunner): TpccO
       const [, headerRows, itemRows, stockRows] = await conn.pipeline([
         BEGIN,
         { sql: Q.NO_HEADER, params: [w, d, c] },
-        { sql: Q.NO_ITEMS, params: [[...new Set(itemIds)]] },
+        { sql: Q.NO_ITEMS, params: [distinctItems] },
         { sql: stockSql, params: [sw, si, sq, sr] },
       ]);
       const header = headerRows![0];
-      const itemsMissing = itemRows!.length < new Set(itemIds).size;
+      const itemsMissing = itemRows!.length < distinctItems.length;
       if (header === undefined || itemsMissing !== input.rollback) {
         await conn.rollback();
         if (header === undefined)

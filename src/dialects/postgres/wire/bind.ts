@@ -1,0 +1,114 @@
+/**
+ * The bytes of a call on the hot path: Bind (unnamed portal, text parameters, text results) and
+ * Execute for each statement, then one Sync, written in one pass into a scratch buffer and copied
+ * out once. pg-protocol's serializer builds each Bind in its own buffer (a byte-length scan and a
+ * native write per parameter), and joining them with Execute and Sync costs one more copy; the
+ * parameters here are short and almost always ASCII (numbers, names, array literals), which a
+ * plain loop writes faster than a native call (docs/PERFORMANCE.md). Anything else goes through
+ * `Buffer.write`, so every string is sent as UTF-8 as before.
+ */
+/** A parameter's text, or null (connection.ts's WireValue; not imported, which would be a cycle). */
+type WireValue = string | null;
+
+const EXECUTE = [0x45, 0, 0, 0, 9, 0, 0, 0, 0, 0]; // 'E', length 9, unnamed portal, no row limit
+const SYNC = [0x53, 0, 0, 0, 4]; // 'S', length 4
+
+let scratch = Buffer.allocUnsafe(16 * 1024);
+let at = 0;
+
+function ensure(bytes: number): void {
+  if (at + bytes <= scratch.length) return;
+  const bigger = Buffer.allocUnsafe(Math.max(scratch.length * 2, at + bytes));
+  scratch.copy(bigger, 0, 0, at);
+  scratch = bigger;
+}
+
+function putInt32(n: number, offset: number): void {
+  scratch[offset] = (n >>> 24) & 0xff;
+  scratch[offset + 1] = (n >>> 16) & 0xff;
+  scratch[offset + 2] = (n >>> 8) & 0xff;
+  scratch[offset + 3] = n & 0xff;
+}
+
+function putBytes(bytes: readonly number[]): void {
+  ensure(bytes.length);
+  for (let i = 0; i < bytes.length; i++) scratch[at++] = bytes[i]!;
+}
+
+/** Writes `text` as UTF-8 at `at` and returns its byte length. */
+function putString(text: string): number {
+  const n = text.length;
+  ensure(n * 3);
+  const start = at;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x7f) return (at = start + scratch.write(text, start, 'utf8')) - start;
+    scratch[at++] = c;
+  }
+  return n;
+}
+
+/** One Bind of `statement` with `values` and its Execute. */
+function putBindExecute(statement: string, values: readonly WireValue[]): void {
+  const messageStart = at;
+  ensure(11);
+  scratch[at] = 0x42; // 'B'
+  at += 5; // the length, filled in below
+  scratch[at++] = 0; // the unnamed portal
+  putString(statement);
+  const n = values.length;
+  ensure(5 + 2 * n);
+  scratch[at++] = 0;
+  // A format code per parameter, each 0 (text), as pg-protocol writes them; then the count again.
+  scratch[at++] = (n >>> 8) & 0xff;
+  scratch[at++] = n & 0xff;
+  for (let i = 0; i < 2 * n; i++) scratch[at++] = 0;
+  scratch[at++] = (n >>> 8) & 0xff;
+  scratch[at++] = n & 0xff;
+  for (let i = 0; i < n; i++) {
+    const value = values[i];
+    ensure(4);
+    const lengthAt = at;
+    at += 4;
+    putInt32(value === null || value === undefined ? -1 : putString(value), lengthAt);
+  }
+  ensure(4);
+  scratch[at++] = 0;
+  scratch[at++] = 1; // one result format code for every column:
+  scratch[at++] = 0;
+  scratch[at++] = 0; // text
+  putInt32(at - messageStart - 1, messageStart + 1);
+  putBytes(EXECUTE);
+}
+
+function take(): Buffer {
+  const out = Buffer.allocUnsafe(at);
+  scratch.copy(out, 0, 0, at);
+  at = 0;
+  return out;
+}
+
+/** Bind, Execute and Sync for one prepared statement. */
+export function bindExecuteSync(statement: string, values: readonly WireValue[]): Buffer {
+  putBindExecute(statement, values);
+  putBytes(SYNC);
+  return take();
+}
+
+/**
+ * One buffer for a pipeline: each part is either a prepared statement with its values or bytes
+ * sent as they are (a statement without parameters, serialized once by the caller), then Sync.
+ */
+export function pipelineMessage(
+  parts: readonly ({ statement: string; values: readonly WireValue[] } | Buffer)[],
+): Buffer {
+  for (const part of parts) {
+    if (Buffer.isBuffer(part)) {
+      ensure(part.length);
+      part.copy(scratch, at);
+      at += part.length;
+    } else putBindExecute(part.statement, part.values);
+  }
+  putBytes(SYNC);
+  return take();
+}

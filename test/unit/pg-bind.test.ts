@@ -1,0 +1,68 @@
+import { serialize } from 'pg-protocol';
+import { describe, expect, it } from 'vitest';
+import { bindExecuteSync, pipelineMessage } from '../../src/dialects/postgres/wire/bind.js';
+import type { WireValue } from '../../src/dialects/postgres/wire/connection.js';
+
+/** What pg-protocol's serializer sends for the same call: the bytes the fast writer must match. */
+const reference = (statement: string, values: WireValue[]): Buffer =>
+  Buffer.concat([serialize.bind({ statement, values }), serialize.execute()]);
+
+const SYNC = serialize.sync();
+
+/** Strings a parameter may hold: ASCII, multi-byte UTF-8, astral characters, lone surrogates. */
+function randomText(next: () => number): string {
+  const alphabet = ['a', 'Z', '7', ' ', '"', '\\', '{', ',', 'é', 'ß', '€', '日', '😀', '\ud800', '\0'];
+  let out = '';
+  const n = Math.floor(next() * 40);
+  for (let i = 0; i < n; i++) out += alphabet[Math.floor(next() * alphabet.length)]!;
+  return out;
+}
+
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+describe('Bind/Execute/Sync writer', () => {
+  it('writes the bytes pg-protocol writes, for numbers, names, NULLs and empty strings', () => {
+    const values: WireValue[] = ['1', '10', '2104', 'BARBARBAR', null, '', '{1,2,3}', '12.50'];
+    expect(bindExecuteSync('txb1', values)).toEqual(Buffer.concat([reference('txb1', values), SYNC]));
+    expect(bindExecuteSync('txb12', [])).toEqual(Buffer.concat([reference('txb12', []), SYNC]));
+  });
+
+  it('writes any string as UTF-8 exactly as Buffer does (1,000 seeded random parameter lists)', () => {
+    const next = seeded(16);
+    for (let round = 0; round < 1000; round++) {
+      const values = Array.from({ length: Math.floor(next() * 8) }, () =>
+        next() < 0.1 ? null : randomText(next),
+      );
+      expect(bindExecuteSync('s', values)).toEqual(Buffer.concat([reference('s', values), SYNC]));
+    }
+  });
+
+  it('grows past its scratch buffer for a long parameter and stays right afterwards', () => {
+    const long = 'x'.repeat(100_000) + '€';
+    expect(bindExecuteSync('big', [long, '1'])).toEqual(Buffer.concat([reference('big', [long, '1']), SYNC]));
+    expect(bindExecuteSync('small', ['2'])).toEqual(Buffer.concat([reference('small', ['2']), SYNC]));
+  });
+
+  it('joins a pipeline of prepared calls and bytes given as they are, ending in one Sync', () => {
+    const begin = Buffer.concat([
+      serialize.parse({ text: 'begin' }),
+      serialize.bind({}),
+      serialize.execute(),
+    ]);
+    const message = pipelineMessage([begin, { statement: 'txb3', values: ['1', null] }, begin]);
+    expect(message).toEqual(Buffer.concat([begin, reference('txb3', ['1', null]), begin, SYNC]));
+  });
+
+  it('hands out a buffer of its own each time (a later call does not overwrite an earlier one)', () => {
+    const first = bindExecuteSync('a', ['1']);
+    const copy = Buffer.from(first);
+    bindExecuteSync('b', ['2222222']);
+    expect(first).toEqual(copy);
+  });
+});

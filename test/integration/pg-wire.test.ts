@@ -4,6 +4,7 @@
  * values decoded as postgres.js decodes them; errors with their SQLSTATE; a pipeline that fails
  * mid-transaction; cancel and terminate; the server's bytes delivered a few at a time.
  */
+import { createHash } from 'node:crypto';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendCancelRequest } from '../../dist/dialects/postgres/cancel.js';
@@ -296,6 +297,25 @@ describe('the wire path on PostgreSQL 15 (MD5, password, trust; bytes a few at a
       await slot.conn.end();
     }
   });
+
+  it('reads results many times its read buffer, whole and byte for byte, then goes on', async () => {
+    const slot = await openSlot(pg.url);
+    try {
+      const rows = await slot.query<{ g: number; h: string }>(
+        'select g, md5(g::text) as h from generate_series(1, $1::int) g',
+        [20_000],
+      );
+      expect(rows).toHaveLength(20_000);
+      for (const row of [rows[0]!, rows[9_999]!, rows[19_999]!])
+        expect(row.h).toBe(createHash('md5').update(String(row.g)).digest('hex'));
+      expect(rows.every((row, i) => row.g === i + 1)).toBe(true);
+      const [wide] = await slot.query<{ s: string }>("select repeat('é', $1::int) || 'end' as s", [150_000]);
+      expect(wide!.s).toBe('é'.repeat(150_000) + 'end');
+      expect(await slot.query('select $1::int as a', [7])).toEqual([{ a: 7 }]);
+    } finally {
+      await slot.conn.end();
+    }
+  }, 120_000);
 
   it('reads every message when the server bytes arrive in pieces of 1 to 7 bytes', async () => {
     const direct = await openSlot(pg.url);

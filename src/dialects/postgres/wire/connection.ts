@@ -101,6 +101,8 @@ export class WireConnection {
   private onBytes: (chunk: Buffer) => void = () => undefined;
   private lostError: WireConnectionError | undefined;
   private statements = 0;
+  /** Bytes read but not yet handed out as messages: what the parser holds of a partial message. */
+  private unparsed = 0;
   private readonly onClose: (() => void) | undefined;
   /** The backend's process id and secret, for a cancel request. */
   key: BackendKey | undefined;
@@ -122,13 +124,13 @@ export class WireConnection {
    * `UnsupportedByWire`.
    */
   static open(target: WireTarget, timeoutMs: number, onClose?: () => void): Promise<WireConnection> {
-    // Reads land in one buffer per connection (no stream, no 'data' event, no Buffer per read);
-    // each is copied out before parsing, since the parser keeps a partial message's bytes.
+    // Reads land in one buffer per connection (no stream, no 'data' event, no Buffer per read).
     const box: { conn?: WireConnection } = {};
+    const readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
     const onread = {
-      buffer: Buffer.allocUnsafe(READ_BUFFER_BYTES),
-      callback: (bytes: number, buffer: Uint8Array): boolean => {
-        box.conn?.received(Buffer.from(buffer.subarray(0, bytes)));
+      buffer: readBuffer,
+      callback: (bytes: number): boolean => {
+        box.conn?.received(readBuffer, bytes);
         return true;
       },
     };
@@ -169,6 +171,7 @@ export class WireConnection {
         return target.password;
       };
       const onStartup = (msg: BackendMessage): void => {
+        this.unparsed -= 1 + msg.length;
         switch (msg.name) {
           case 'authenticationOk':
             return;
@@ -274,6 +277,7 @@ export class WireConnection {
   }
 
   private readonly onMessage = (msg: BackendMessage): void => {
+    this.unparsed -= 1 + msg.length;
     const call = this.pending[0];
     switch (msg.name) {
       case 'dataRow':
@@ -321,8 +325,17 @@ export class WireConnection {
     }
   };
 
-  private received(chunk: Buffer): void {
-    this.onBytes(chunk);
+  /**
+   * Parses what a read brought. The parser keeps a reference to a chunk that ends inside a message
+   * when it held nothing before (later reads reuse the read buffer under it), so only then is the
+   * chunk copied out; while it holds part of a message it copies what comes into its own buffer
+   * (pg-protocol 1.x's mergeBuffer). A chunk of whole messages, the usual case, is parsed in place.
+   */
+  private received(readBuffer: Buffer, bytes: number): void {
+    const parserWasEmpty = this.unparsed === 0;
+    this.unparsed += bytes;
+    const chunk = readBuffer.subarray(0, bytes);
+    this.onBytes(parserWasEmpty && !endsOnMessageBoundary(chunk) ? Buffer.from(chunk) : chunk);
   }
 
   /** Whether the connection is gone (every later call fails at once). */
@@ -476,6 +489,13 @@ export class WireConnection {
       this.socket.end(serialize.end());
     });
   }
+}
+
+/** Whether `chunk` holds whole messages only (it starts on a message, as it does when called). */
+function endsOnMessageBoundary(chunk: Buffer): boolean {
+  let at = 0;
+  while (at + 5 <= chunk.length) at += 1 + chunk.readUInt32BE(at + 1);
+  return at === chunk.length;
 }
 
 function copyDataHeader(length: number): Buffer {

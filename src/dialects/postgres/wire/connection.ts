@@ -1,7 +1,7 @@
 /**
  * One PostgreSQL connection for the transaction path, on pg-protocol (node-postgres's message
  * parser and serializer) and a plain socket: statements prepared once per connection by name,
- * each call written as one Bind/Execute/Sync at once, responses handed back through one callback per call with
+ * each call written as one Bind/Execute/Sync at once (bind.ts), responses handed back through one callback per call with
  * the rows as the server's text. postgres.js, which txbench uses everywhere else, costs about
  * 40 µs of client CPU per call (a Result object per query, a promise chain, a `setImmediate`
  * before every write); this path costs a fraction of it (docs/PERFORMANCE.md).

@@ -49,14 +49,27 @@ describe('Bind/Execute/Sync writer', () => {
     expect(bindExecuteSync('small', ['2'])).toEqual(Buffer.concat([reference('small', ['2']), SYNC]));
   });
 
-  it('joins a pipeline of prepared calls and bytes given as they are, ending in one Sync', () => {
+  it('joins a pipeline of prepared calls and unnamed statements, ending in one Sync', () => {
     const begin = Buffer.concat([
       serialize.parse({ text: 'begin' }),
       serialize.bind({}),
       serialize.execute(),
     ]);
-    const message = pipelineMessage([begin, { statement: 'txb3', values: ['1', null] }, begin]);
-    expect(message).toEqual(Buffer.concat([begin, reference('txb3', ['1', null]), begin, SYNC]));
+    const commit = Buffer.concat([
+      serialize.parse({ text: 'commit' }),
+      serialize.bind({}),
+      serialize.execute(),
+    ]);
+    const calls = [
+      { text: 'begin' },
+      { statement: { name: 'txb3' }, values: ['1', null] },
+      { text: 'commit' },
+    ];
+    // Twice: the second time the unnamed statements' bytes come from the cache.
+    for (let round = 0; round < 2; round++)
+      expect(pipelineMessage(calls)).toEqual(
+        Buffer.concat([begin, reference('txb3', ['1', null]), commit, SYNC]),
+      );
   });
 
   it('hands out a buffer of its own each time (a later call does not overwrite an earlier one)', () => {

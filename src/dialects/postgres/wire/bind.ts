@@ -7,8 +7,15 @@
  * plain loop writes faster than a native call (docs/PERFORMANCE.md). Anything else goes through
  * `Buffer.write`, so every string is sent as UTF-8 as before.
  */
+import { serialize } from 'pg-protocol';
+
 /** A parameter's text, or null (connection.ts's WireValue; not imported, which would be a cycle). */
 type WireValue = string | null;
+
+/** A pipeline's statement, as connection.ts's PipelineCall (structurally, for the same reason). */
+type Call =
+  | { readonly statement: { readonly name: string }; readonly values: readonly WireValue[] }
+  | { readonly text: string };
 
 const EXECUTE = [0x45, 0, 0, 0, 9, 0, 0, 0, 0, 0]; // 'E', length 9, unnamed portal, no row limit
 const SYNC = [0x53, 0, 0, 0, 4]; // 'S', length 4
@@ -95,19 +102,32 @@ export function bindExecuteSync(statement: string, values: readonly WireValue[])
   return take();
 }
 
+/** Parse, Bind and Execute of a statement without parameters, by its text (BEGIN, COMMIT…). */
+const unnamedCalls = new Map<string, Buffer>();
+const UNNAMED_CALLS_KEPT = 64;
+const UNNAMED_BIND_EXECUTE = Buffer.concat([serialize.bind({}), serialize.execute()]);
+
+function unnamedCall(text: string): Buffer {
+  let bytes = unnamedCalls.get(text);
+  if (bytes === undefined) {
+    bytes = Buffer.concat([serialize.parse({ text }), UNNAMED_BIND_EXECUTE]);
+    if (unnamedCalls.size < UNNAMED_CALLS_KEPT) unnamedCalls.set(text, bytes);
+  }
+  return bytes;
+}
+
 /**
- * One buffer for a pipeline: each part is either a prepared statement with its values or bytes
- * sent as they are (a statement without parameters, serialized once by the caller), then Sync.
+ * One buffer for a pipeline, then Sync: a prepared statement as Bind/Execute with its values, a
+ * statement without parameters as the unnamed statement (its bytes serialized once per text).
  */
-export function pipelineMessage(
-  parts: readonly ({ statement: string; values: readonly WireValue[] } | Buffer)[],
-): Buffer {
-  for (const part of parts) {
-    if (Buffer.isBuffer(part)) {
-      ensure(part.length);
-      part.copy(scratch, at);
-      at += part.length;
-    } else putBindExecute(part.statement, part.values);
+export function pipelineMessage(calls: readonly Call[]): Buffer {
+  for (const call of calls) {
+    if ('text' in call) {
+      const bytes = unnamedCall(call.text);
+      ensure(bytes.length);
+      bytes.copy(scratch, at);
+      at += bytes.length;
+    } else putBindExecute(call.statement.name, call.values);
   }
   putBytes(SYNC);
   return take();

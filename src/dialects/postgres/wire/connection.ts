@@ -76,20 +76,6 @@ interface Pending {
 }
 
 const NO_RESULT: WireResult = { rows: [], tag: '' };
-const UNNAMED_BIND = serialize.bind({});
-const EXECUTE = serialize.execute();
-/** Parse, Bind and Execute of a statement without parameters, by its text (BEGIN, COMMIT…). */
-const unnamedCalls = new Map<string, Buffer>();
-const UNNAMED_CALLS_KEPT = 64;
-
-function unnamedCall(text: string): Buffer {
-  let bytes = unnamedCalls.get(text);
-  if (bytes === undefined) {
-    bytes = Buffer.concat([serialize.parse({ text }), UNNAMED_BIND, EXECUTE]);
-    if (unnamedCalls.size < UNNAMED_CALLS_KEPT) unnamedCalls.set(text, bytes);
-  }
-  return bytes;
-}
 const READ_BUFFER_BYTES = 64 * 1024;
 const SYNC = serialize.sync();
 const COPY_DONE = serialize.copyDone();
@@ -374,10 +360,7 @@ export class WireConnection {
    * transaction, as the protocol defines.
    */
   pipeline(calls: readonly PipelineCall[], done: PipelineCallback): void {
-    const parts = calls.map((c) =>
-      'text' in c ? unnamedCall(c.text) : { statement: c.statement.name, values: c.values },
-    );
-    this.send(pipelineMessage(parts), (err, call) => done(err, call.results));
+    this.send(pipelineMessage(calls), (err, call) => done(err, call.results));
   }
 
   /** `execute` as a promise. */

@@ -54,7 +54,7 @@ export function clientSqlOperations<H>(runnerOf: (handle: H) => PgRunner): TpccO
           itemSeen.add(item);
           distinctItems.push(item);
         }
-        const key = supplyWarehouses[k]! * 1_000_000 + itemIds[k]!;
+        const key = supplyWarehouses[k]! * 1_000_000 + item;
         if (seen.has(key)) {
           repeats.push(k);
           continue;

@@ -7,7 +7,7 @@
 import type { Row } from '../../../dialects/connections.js';
 import type { PostgresConn } from '../../../dialects/postgres/connections.js';
 import { classifyPostgresError } from '../../../dialects/postgres/errors.js';
-import type { PipelineCall, Prepared, WireResult } from '../../../dialects/postgres/wire/connection.js';
+import type { PipelineCall, WireResult } from '../../../dialects/postgres/wire/connection.js';
 import { rowObjects, toText, type WireSlot } from '../../../dialects/postgres/wire/session.js';
 
 export interface PgStatement {
@@ -80,33 +80,19 @@ export function wireRunner(slot: WireSlot): PgRunner {
       );
     runner = {
       async pipeline(statements) {
-        // A statement with parameters is taken as prepared on this connection without a promise;
-        // those new to it are prepared first (once), in one round trip.
-        const n = statements.length;
-        const prepared = new Array<Prepared | undefined>(n);
-        let unprepared = false;
-        for (let i = 0; i < n; i++) {
-          const s = statements[i]!;
-          if (s.params === undefined) continue;
-          const p = slot.preparedFor(s.sql);
-          if (p === undefined) unprepared = true;
-          prepared[i] = p;
-        }
-        if (unprepared)
-          await Promise.all(
-            statements.map(async (s, i) => {
-              if (s.params !== undefined) prepared[i] = await slot.statement(s.sql);
-            }),
+        // Statements with parameters that are new to this connection are prepared first (once), in
+        // one round trip; after that they are taken as they are, without a promise each.
+        let prepared = statements.map((s) => (s.params === undefined ? undefined : slot.preparedFor(s.sql)));
+        if (prepared.some((p, i) => p === undefined && statements[i]!.params !== undefined))
+          prepared = await Promise.all(
+            statements.map((s) => (s.params === undefined ? undefined : slot.statement(s.sql))),
           );
-        const calls = new Array<PipelineCall>(n);
-        for (let i = 0; i < n; i++) {
-          const s = statements[i]!;
+        const calls = statements.map((s, i): PipelineCall => {
           const p = prepared[i];
-          calls[i] =
-            p === undefined || s.params === undefined
-              ? { text: s.sql }
-              : { statement: p, values: s.params.map(toText) };
-        }
+          return p === undefined || s.params === undefined
+            ? { text: s.sql }
+            : { statement: p, values: s.params.map(toText) };
+        });
         let results: readonly WireResult[];
         try {
           results = await run(calls);
@@ -116,13 +102,10 @@ export function wireRunner(slot: WireSlot): PgRunner {
             await conn.simple('rollback').catch(() => undefined);
           throw err;
         }
-        const rows = new Array<Row[]>(n);
-        for (let i = 0; i < n; i++) {
+        return results.map((result, i) => {
           const p = prepared[i];
-          const result = results[i];
-          rows[i] = p === undefined || result === undefined ? [] : rowObjects(p, result);
-        }
-        return rows;
+          return p === undefined ? [] : rowObjects(p, result);
+        });
       },
       query: (sql, params) => slot.query(sql, params),
       rollback: async () => void (await conn.simple('rollback')),

@@ -1,6 +1,8 @@
 /**
  * The five transactions as client-side SQL. Statements that do not depend on each other's results
- * are sent together (pipelined): New-Order costs two round trips, the others one each.
+ * are sent together (pipelined): New-Order costs two round trips, the others one each. A
+ * transaction that is one statement (Payment, Delivery, Stock-Level) is sent without BEGIN and
+ * COMMIT: PostgreSQL runs it as a transaction of its own.
  */
 import type { PostgresConn } from '../../../dialects/postgres/connections.js';
 import type { Row } from '../../../dialects/connections.js';
@@ -135,13 +137,12 @@ export function clientSqlOperations<H>(runnerOf: (handle: H) => PgRunner): TpccO
       const { d, cW, cD, customer } = input;
       const amount = centsToDecimal(input.amountCents);
       const find = customer.byName ? customer.last : customer.c;
-      const [, rows] = await runnerOf(handle).pipeline([
-        BEGIN,
-        { sql: customer.byName ? Q.PAYMENT_BY_NAME : Q.PAYMENT_BY_ID, params: [cW, cD, find, amount, w, d] },
-        COMMIT,
-      ]);
+      // One statement is its own (implicit) transaction, atomic as Delivery's is: no BEGIN and
+      // COMMIT to parse and answer on either side.
+      const sql = customer.byName ? Q.PAYMENT_BY_NAME : Q.PAYMENT_BY_ID;
+      const rows = await runnerOf(handle).query(sql, [cW, cD, find, amount, w, d]);
       // Nothing was written (every write depends on the customer): the transaction is an error.
-      if (rows!.length === 0)
+      if (rows.length === 0)
         throw new Error(`Payment found no customer ${describeCustomer(cW, cD, customer)}`);
     },
 

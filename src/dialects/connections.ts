@@ -60,6 +60,8 @@ export interface Connections<H = unknown> {
    * Leaves a slot ready for its next attempt after one failed: rolls back an open transaction (a
    * MySQL lock wait timeout leaves it open), and never writes to a connection that is gone
    * (postgres.js 3.4.9 crashes on writes to a dead reserved connection, porsager/postgres#1208).
+   * Rejects when the slot could not be made ready (its rollback failed): the executor then fails
+   * the transaction and replaces the connection.
    */
   recover(slot: number, cls: ErrorClass): Promise<void>;
   /**

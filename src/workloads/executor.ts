@@ -21,7 +21,11 @@
  * - The transaction timeout is one watchdog timer for all slots (no timer per call): a call past
  *   the limit is cancelled on the server and fails as `timeout`; one the server does not answer
  *   even then (a dead network path) is abandoned after a grace period, and its connection
- *   replaced.
+ *   replaced. Servers cancel only the statement running, so a cancel that lands between two of a
+ *   transaction's round trips cancels nothing and the next statement may wait on the same lock:
+ *   the cancel is sent again, a few times within the grace period, until the call answers.
+ * - A slot whose recovery (its rollback) fails is replaced: its session is in an unknown state,
+ *   and MySQL's next START TRANSACTION would commit whatever the failed one left.
  * - The fast path (`start`, for workloads with callback bodies: PostgreSQL's procedure calls on the
  *   wire path): a first attempt on a slot that is up runs from the engine to the socket and back
  *   on callbacks, with no promise; anything that fails goes on as above, on promises.
@@ -44,6 +48,13 @@ import { backoffMs, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
 import type { TransactionContext, TransactionSet } from './workload.js';
 
 export const MAX_RETRIES = 5;
+
+/** A slot's cancel state for the transaction timeout (`timedOut`). */
+const NOT_CANCELLED = 0;
+const CANCEL_SENT = 1;
+const CANCEL_ANSWERED = 2;
+/** How long asking for a cancel may take before the grace period runs anyway (a dead path). */
+const CANCEL_ASK_LIMIT_MS = 5000;
 
 /** What the executor does about faults (--on-error, --txn-timeout). */
 export interface FaultPolicy {
@@ -133,7 +144,18 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   /** Watchdog state: when the slot's transaction started (0: idle), and what was done about it. */
   private readonly callStart: Float64Array;
   private readonly cancelledAt: Float64Array;
-  /** The slot's transaction was cancelled for the timeout: its error counts as `timeout`. */
+  /**
+   * When the server took the first cancel request (0: not yet). The grace period runs from here:
+   * asking can take a while (MySQL opens its KILL connection on first need; PostgreSQL opens one
+   * per request), and the time to ask is not the server failing to answer.
+   */
+  private readonly cancelTakenAt: Float64Array;
+  /** When the cancel was last sent: it is sent again while the call does not answer. */
+  private readonly cancelSentAt: Float64Array;
+  /**
+   * The slot's transaction was cancelled for the timeout (CANCEL_SENT), and its error has come
+   * back (CANCEL_ANSWERED): its error counts as `timeout`, and no more cancels are sent.
+   */
   private readonly timedOut: Uint8Array;
   /** Bumped when a slot's transaction is abandoned, so that its late attempt settles nothing. */
   private readonly tokens: Uint32Array;
@@ -172,6 +194,8 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
     this.queue = new Array<Job | undefined>(this.conns.serial ? slots : 0);
     this.callStart = new Float64Array(slots);
     this.cancelledAt = new Float64Array(slots);
+    this.cancelTakenAt = new Float64Array(slots);
+    this.cancelSentAt = new Float64Array(slots);
     this.timedOut = new Uint8Array(slots);
     this.tokens = new Uint32Array(slots);
     this.slotType = new Int32Array(slots);
@@ -300,7 +324,7 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   private watch(slot: number): void {
     this.callStart[slot] = performance.now();
     this.cancelledAt[slot] = 0;
-    this.timedOut[slot] = 0;
+    this.timedOut[slot] = NOT_CANCELLED;
   }
 
   /** A callback body's first attempt is over: settle it, or go on as a failed attempt does. */
@@ -390,11 +414,18 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
         return attempt;
       } catch (err) {
         if (this.tokens[slot] !== token) return ABANDONED;
-        const timedOut = this.timedOut[slot] === 1;
+        const timedOut = this.timedOut[slot] !== NOT_CANCELLED;
+        // Answered: a cancel sent now could only hit the rollback below or the next attempt.
+        if (timedOut) this.timedOut[slot] = CANCEL_ANSWERED;
         const cls = timedOut ? 'timeout' : this.conns.classify(err);
+        let retryable = this.conns.isRetryable(cls);
         if (cls === 'connection') this.connectionLost(slot);
-        else await this.conns.recover(slot, cls).catch(() => undefined);
-        if (this.conns.isRetryable(cls) && attempt < MAX_RETRIES) {
+        else if (!(await this.conns.recover(slot, cls).then(recovered, notRecovered))) {
+          // Not ready for another attempt: this transaction fails, its connection is replaced.
+          this.connectionLost(slot);
+          retryable = false;
+        }
+        if (retryable && attempt < MAX_RETRIES) {
           ctx.rng.restoreState(this.rngStates, slot * 4);
           this.zero(ctx.counters);
           continue;
@@ -477,14 +508,31 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
           ),
         );
       } else if (this.cancelledAt[slot] === 0) {
-        this.timedOut[slot] = 1;
+        this.timedOut[slot] = CANCEL_SENT;
         this.cancelledAt[slot] = now;
+        this.cancelSentAt[slot] = now;
+        this.cancelTakenAt[slot] = 0;
         this.faults.cancelled++;
-        this.conns.cancel(slot).catch(() => undefined);
-      } else if (now - this.cancelledAt[slot]! >= grace) {
+        // Taken or refused, the grace period starts: a refused one is tried again below.
+        const taken = (): void => {
+          if (this.callStart[slot] === started) this.cancelTakenAt[slot] = performance.now();
+        };
+        this.conns.cancel(slot).then(taken, taken);
+      } else if (
+        this.cancelTakenAt[slot] !== 0
+          ? now - this.cancelTakenAt[slot]! >= grace
+          : now - this.cancelledAt[slot]! >= grace + CANCEL_ASK_LIMIT_MS
+      ) {
         this.faults.abandoned++;
         this.abandon(slot, new TxnTimeoutError(limit));
         this.connectionLost(slot);
+      } else if (
+        this.timedOut[slot] === CANCEL_SENT &&
+        this.cancelTakenAt[slot] !== 0 &&
+        now - this.cancelSentAt[slot]! >= grace / 4
+      ) {
+        this.cancelSentAt[slot] = now;
+        this.conns.cancel(slot).catch(() => undefined);
       }
     }
   };
@@ -506,6 +554,9 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
     for (const k of this.counterKeys) (counters as Record<string, number>)[k] = 0;
   }
 }
+
+const recovered = (): boolean => true;
+const notRecovered = (): boolean => false;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());

@@ -31,6 +31,12 @@ interface FakeConnections extends Connections<number> {
   cancels: number;
   hanging: ((err: Error) => void)[];
   cancelWorks: boolean;
+  /** How many cancels still to land between statements, where they cancel nothing. */
+  cancelsLost: number;
+  /** How long each cancel request takes to be taken, ms. */
+  cancelDelayMs: number;
+  /** Whether recover (the rollback) fails. */
+  recoverFails: boolean;
 }
 
 function connections(slots: number, serial = false): FakeConnections {
@@ -42,7 +48,10 @@ function connections(slots: number, serial = false): FakeConnections {
     session: () => ({}) as Session,
     classify,
     isRetryable: (cls) => cls === 'deadlock',
-    recover: async (slot) => void c.recovered.push(slot),
+    async recover(slot) {
+      c.recovered.push(slot);
+      if (c.recoverFails) throw fail('ROLLBACK FAILED');
+    },
     async reconnect(slot) {
       c.reconnectCalls.push(slot);
       if (c.failReconnects > 0) {
@@ -53,7 +62,9 @@ function connections(slots: number, serial = false): FakeConnections {
     },
     async cancel(slot) {
       c.cancels++;
-      if (c.cancelWorks) c.hanging[slot]?.(fail('CANCELLED'));
+      if (c.cancelDelayMs > 0) await new Promise((r) => setTimeout(r, c.cancelDelayMs));
+      if (c.cancelsLost > 0) c.cancelsLost--;
+      else if (c.cancelWorks) c.hanging[slot]?.(fail('CANCELLED'));
     },
     lostCode: 'LOST',
     close: async () => undefined,
@@ -64,6 +75,9 @@ function connections(slots: number, serial = false): FakeConnections {
     cancels: 0,
     hanging: [],
     cancelWorks: true,
+    cancelsLost: 0,
+    cancelDelayMs: 0,
+    recoverFails: false,
   };
   return c;
 }
@@ -232,6 +246,49 @@ describe('WorkloadExecutor', () => {
     expect(conns.cancels).toBe(1);
     expect(conns.recovered).toEqual([1]);
     expect(conns.reconnectCalls).toEqual([]);
+    await ex.close();
+  });
+
+  it('a cancel that cancels nothing (it landed between statements) is sent again until the call answers', async () => {
+    const { ex, conns } = executor(() => hangOn(conns, 1), 2, false, { ...FAST, txnTimeoutMs: 100 });
+    conns.cancelsLost = 2;
+    const err = await ex.execute(1, 0, { id: 1, rng: new Rng(1) }, { n: 0 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TxnTimeoutError);
+    expect(((err as TxnTimeoutError).lastError as { code: string }).code).toBe('CANCELLED');
+    // One call cancelled, with three requests; none given up on, no connection replaced.
+    expect(conns.cancels).toBe(3);
+    expect(ex.faults).toMatchObject({ cancelled: 1, abandoned: 0 });
+    expect(conns.reconnectCalls).toEqual([]);
+    // Answered: no cancel follows it to the slot's next transaction.
+    await new Promise((r) => setTimeout(r, 400));
+    expect(conns.cancels).toBe(3);
+    await ex.close();
+  });
+
+  it('the grace period runs from when the cancel was taken: a slow one to ask (a connection to open) is not given up on', async () => {
+    const { ex, conns } = executor(() => hangOn(conns, 0), 2, false, { ...FAST, txnTimeoutMs: 100 });
+    // Longer than the 1 s grace period: timed from the request, the call would be abandoned.
+    conns.cancelDelayMs = 1500;
+    const err = await ex.execute(0, 0, { id: 0, rng: new Rng(1) }, { n: 0 }).catch((e: unknown) => e);
+    expect(((err as TxnTimeoutError).lastError as { code: string }).code).toBe('CANCELLED');
+    expect(ex.faults).toMatchObject({ cancelled: 1, abandoned: 0 });
+    expect(conns.reconnectCalls).toEqual([]);
+    await ex.close();
+  });
+
+  it('a slot whose rollback fails is not retried on: the transaction fails and its connection is replaced', async () => {
+    let calls = 0;
+    const { ex, conns } = executor(() => {
+      calls++;
+      throw fail('DEADLOCK');
+    });
+    conns.recoverFails = true;
+    const err = await ex.execute(0, 0, { id: 0, rng: new Rng(1) }, { n: 0 }).catch((e: unknown) => e);
+    expect((err as { code: string }).code).toBe('DEADLOCK');
+    expect(calls).toBe(1);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(conns.reconnectCalls).toEqual([0]);
+    expect(conns.generation[0]).toBe(1);
     await ex.close();
   });
 

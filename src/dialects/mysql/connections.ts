@@ -63,7 +63,9 @@ export async function openMysqlConnections(
     isRetryable,
     async recover(slot, cls) {
       // A lock wait timeout leaves the transaction open; a lost connection takes no more writes.
-      if (cls !== 'connection') await conns[slot]!.query('rollback').catch(() => undefined);
+      // A rollback that fails rejects: the executor replaces the connection, since the next
+      // START TRANSACTION would commit what the failed transaction left.
+      if (cls !== 'connection') await conns[slot]!.query('rollback');
     },
     async reconnect(slot, timeoutMs) {
       const attempt = ++attempts[slot]!;

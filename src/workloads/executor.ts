@@ -143,14 +143,16 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   private running = false;
   /** Watchdog state: when the slot's transaction started (0: idle), and what was done about it. */
   private readonly callStart: Float64Array;
-  private readonly cancelledAt: Float64Array;
   /**
    * When the server took the first cancel request (0: not yet). The grace period runs from here:
    * asking can take a while (MySQL opens its KILL connection on first need; PostgreSQL opens one
    * per request), and the time to ask is not the server failing to answer.
    */
   private readonly cancelTakenAt: Float64Array;
-  /** When the cancel was last sent: it is sent again while the call does not answer. */
+  /**
+   * When the cancel was last sent: it is sent again while the call does not answer, and only once
+   * the first was taken, so until then this is when the first was sent.
+   */
   private readonly cancelSentAt: Float64Array;
   /**
    * The slot's transaction was cancelled for the timeout (CANCEL_SENT), and its error has come
@@ -193,7 +195,6 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
     this.rngStates = new Int32Array(slots * 4);
     this.queue = new Array<Job | undefined>(this.conns.serial ? slots : 0);
     this.callStart = new Float64Array(slots);
-    this.cancelledAt = new Float64Array(slots);
     this.cancelTakenAt = new Float64Array(slots);
     this.cancelSentAt = new Float64Array(slots);
     this.timedOut = new Uint8Array(slots);
@@ -323,7 +324,6 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   /** The watchdog times the slot's transaction from now. */
   private watch(slot: number): void {
     this.callStart[slot] = performance.now();
-    this.cancelledAt[slot] = 0;
     this.timedOut[slot] = NOT_CANCELLED;
   }
 
@@ -420,7 +420,12 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
         const cls = timedOut ? 'timeout' : this.conns.classify(err);
         let retryable = this.conns.isRetryable(cls);
         if (cls === 'connection') this.connectionLost(slot);
-        else if (!(await this.conns.recover(slot, cls).then(recovered, notRecovered))) {
+        else if (
+          !(await this.conns.recover(slot, cls).then(
+            () => true,
+            () => false,
+          ))
+        ) {
           // Not ready for another attempt: this transaction fails, its connection is replaced.
           this.connectionLost(slot);
           retryable = false;
@@ -507,9 +512,8 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
             { code: this.conns.lostCode },
           ),
         );
-      } else if (this.cancelledAt[slot] === 0) {
+      } else if (this.timedOut[slot] === NOT_CANCELLED) {
         this.timedOut[slot] = CANCEL_SENT;
-        this.cancelledAt[slot] = now;
         this.cancelSentAt[slot] = now;
         this.cancelTakenAt[slot] = 0;
         this.faults.cancelled++;
@@ -521,7 +525,7 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
       } else if (
         this.cancelTakenAt[slot] !== 0
           ? now - this.cancelTakenAt[slot]! >= grace
-          : now - this.cancelledAt[slot]! >= grace + CANCEL_ASK_LIMIT_MS
+          : now - this.cancelSentAt[slot]! >= grace + CANCEL_ASK_LIMIT_MS
       ) {
         this.faults.abandoned++;
         this.abandon(slot, new TxnTimeoutError(limit));
@@ -554,9 +558,6 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
     for (const k of this.counterKeys) (counters as Record<string, number>)[k] = 0;
   }
 }
-
-const recovered = (): boolean => true;
-const notRecovered = (): boolean => false;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());

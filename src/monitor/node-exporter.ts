@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import parsePrometheusTextFormat, { type PrometheusFamily } from 'parse-prometheus-text-format';
 import { UsageError, errorMessage } from '../errors.js';
+import { redactUrl } from '../util/redact.js';
 import type { CpuTimes, DiskCounters, SystemSnapshot, SystemSource } from './types.js';
 
 /** Megabytes of 10^6 bytes, as the local /proc source counts them, so both report alike. */
@@ -77,16 +78,22 @@ export function requireDisk(snapshot: SystemSnapshot, device: string, source: st
 
 export class NodeExporterSource implements SystemSource {
   readonly description: string;
+  /** The address without its credentials: the only form any message or report ever shows. */
   private readonly url: string;
+  private readonly headers: Readonly<Record<string, string>>;
   private readonly timeoutMs: number;
   private readonly keep: readonly string[];
 
   /**
-   * `url` is the exporter's address (`http://db1:9100`, /metrics added when no path is given).
-   * `devices` are disks named by the user, kept even when they are dm-* or md* devices.
+   * `url` is the exporter's address (`http://db1:9100`, /metrics added when no path is given);
+   * a user and password in it (`http://txbench:secret@db1:9100`) are sent as HTTP basic auth, as
+   * node_exporter's --web.config.file basic_auth_users asks. `devices` are disks named by the user,
+   * kept even when they are dm-* or md* devices.
    */
   constructor(url: string, options: { timeoutMs?: number; devices?: readonly string[] } = {}) {
-    this.url = metricsUrl(url);
+    const { address, authorization } = metricsUrl(url);
+    this.url = address;
+    this.headers = authorization === undefined ? {} : { authorization };
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.keep = options.devices ?? [];
     this.description = `node_exporter ${this.url}`;
@@ -96,7 +103,10 @@ export class NodeExporterSource implements SystemSource {
   async snapshot(): Promise<SystemSnapshot> {
     let response: Response;
     try {
-      response = await fetch(this.url, { signal: AbortSignal.timeout(this.timeoutMs) });
+      response = await fetch(this.url, {
+        headers: this.headers,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
     } catch (err) {
       throw new Error(`node_exporter at ${this.url} is unreachable: ${fetchFailure(err, this.timeoutMs)}`);
     }
@@ -127,21 +137,35 @@ export class NodeExporterSource implements SystemSource {
   }
 }
 
-/** http(s)://host:port, with /metrics when no path is given; anything else is a usage error. */
-function metricsUrl(text: string): string {
+/**
+ * http(s)://host:port, with /metrics when no path is given, and its credentials apart as a basic
+ * auth header (fetch refuses a URL that carries them, and they must never reach a message);
+ * anything else is a usage error.
+ */
+function metricsUrl(text: string): { address: string; authorization: string | undefined } {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`--node-exporter ${text} is not a URL; give one like http://db1:9100`);
+    throw new UsageError(`--node-exporter ${redactUrl(text)} is not a URL; give one like http://db1:9100`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(
-      `--node-exporter ${text} is not an http:// or https:// URL; give one like http://db1:9100`,
+      `--node-exporter ${redactUrl(text)} is not an http:// or https:// URL; give one like http://db1:9100`,
     );
   }
   if (url.pathname === '/' || url.pathname === '') url.pathname = '/metrics';
-  return url.toString();
+  const credentials =
+    url.username === '' && url.password === ''
+      ? undefined
+      : `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  url.username = '';
+  url.password = '';
+  return {
+    address: url.toString(),
+    authorization:
+      credentials === undefined ? undefined : `Basic ${Buffer.from(credentials).toString('base64')}`,
+  };
 }
 
 /** Why a fetch failed, in a few words: the system error's code and message, or the timeout. */

@@ -11,6 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { diskDelta, figuresOfDelta, hostFigures, latencyMs, round, ZERO_COUNTERS } from './figures.js';
+import { latencyTail, type LatencySecond } from './latency-tail.js';
 import type {
   DatabaseFigures,
   DeviceFigures,
@@ -46,9 +47,9 @@ interface DeviceSpan {
   absent: number;
   /** Steps skipped because its counters went backwards. */
   resets: number;
-  /** Per-step latencies (ms) of steps long enough to stand for a second; window spans only. */
-  readLatencies: number[];
-  writeLatencies: number[];
+  /** Per-step latencies and I/O counts of steps long enough to stand for a second; window spans only. */
+  readLatencies: LatencySecond[];
+  writeLatencies: LatencySecond[];
 }
 
 /** An interval or the window, from its opening snapshot on. */
@@ -144,14 +145,20 @@ export class Sampler implements RunMonitor {
     const figures = this.spanFigures(span, end, database, 'window');
     const devices: DeviceWindowFigures[] = figures.devices.map((f) => {
       const d = span.devices.get(f.name)!;
-      const worst = Math.max(maxOf(d.readLatencies), maxOf(d.writeLatencies));
+      const read = latencyTail(d.readLatencies);
+      const write = latencyTail(d.writeLatencies);
+      const worst = Math.max(read.max ?? -Infinity, write.max ?? -Infinity);
       return {
         ...f,
-        readLatencyMsP50: percentile(d.readLatencies, 50),
-        readLatencyMsP99: percentile(d.readLatencies, 99),
-        writeLatencyMsP50: percentile(d.writeLatencies, 50),
-        writeLatencyMsP99: percentile(d.writeLatencies, 99),
-        latencyMsMax: worst === -Infinity ? null : round(worst, 3),
+        readLatencyMsP50: read.p50,
+        readLatencyMsP99: read.p99,
+        readLatencyMsMax: read.max,
+        readLatencySeconds: read.seconds,
+        writeLatencyMsP50: write.p50,
+        writeLatencyMsP99: write.p99,
+        writeLatencyMsMax: write.max,
+        writeLatencySeconds: write.seconds,
+        latencyMsMax: worst === -Infinity ? null : worst,
       };
     });
     return {
@@ -239,8 +246,8 @@ export class Sampler implements RunMonitor {
         if (span !== this.windowSpan || !fullStep) continue;
         const read = latencyMs(delta.readMs, delta.readsCompleted);
         const write = latencyMs(delta.writeMs, delta.writesCompleted);
-        if (read !== null) d.readLatencies.push(read);
-        if (write !== null) d.writeLatencies.push(write);
+        if (read !== null) d.readLatencies.push({ ms: read, ios: delta.readsCompleted });
+        if (write !== null) d.writeLatencies.push({ ms: write, ios: delta.writesCompleted });
       }
     }
   }
@@ -391,19 +398,4 @@ export function counterDeltas(
     out[name] = value >= before ? value - before : value;
   }
   return out;
-}
-
-/** The largest value, -Infinity for none (a loop: a day's seconds are too many arguments for Math.max). */
-function maxOf(values: readonly number[]): number {
-  let max = -Infinity;
-  for (const v of values) if (v > max) max = v;
-  return max;
-}
-
-/** The nearest-rank percentile of a sample (exact: the per-second values are few), or null if empty. */
-export function percentile(values: readonly number[], p: number): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return round(sorted[rank - 1]!, 3);
 }

@@ -78,13 +78,23 @@ export interface DeviceFigures {
   busyPct: number;
 }
 
-/** One device over the measured window (run.json `summary.devices[]`). */
+/**
+ * One device over the measured window (run.json `summary.devices[]`). The percentiles are of the
+ * per-second latencies, each second weighted by the I/Os it completed (see latency-tail.ts).
+ */
 export interface DeviceWindowFigures extends DeviceFigures {
-  /** Percentiles of the per-second latencies over the window; null when no second had I/O. */
+  /** null when no second had a read. */
   readLatencyMsP50: number | null;
+  /** null when no second had a read, or too few did to support a p99: then see readLatencyMsMax. */
   readLatencyMsP99: number | null;
+  /** The slowest second's read latency. Absent in runs before it was recorded. */
+  readLatencyMsMax?: number | null | undefined;
+  /** Seconds with reads that the read percentiles rest on. Absent in runs before it was recorded. */
+  readLatencySeconds?: number | undefined;
   writeLatencyMsP50: number | null;
   writeLatencyMsP99: number | null;
+  writeLatencyMsMax?: number | null | undefined;
+  writeLatencySeconds?: number | undefined;
   /** The worst per-second latency (read or write) in the window. */
   latencyMsMax: number | null;
 }

@@ -1,6 +1,7 @@
 /**
  * The storage and host lines of the run summary: per disk, what it did over the measured window
- * (IOPS, MB/s, latency per I/O with its per-second p99 and worst second, queue depth, busy time),
+ * (IOPS, MB/s, latency per I/O with the I/O-weighted p99 of its per-second averages, or their maximum
+ * where too few seconds support a p99, and the worst second, queue depth, busy time),
  * and the host's CPU and memory, so a reader sees whether the disk, the database or the client was
  * the limit. Every figure carries its unit; a figure that was not read says n/a, and why.
  */
@@ -25,9 +26,29 @@ export function formatDeviceLine(d: DeviceWindowFigures): string {
   return (
     `storage ${d.name} (${d.role}): read ${iops(d.readIops)} IOPS ${megabytesPerSecond(d.readMBps)} MB/s, ` +
     `write ${iops(d.writeIops)} IOPS ${megabytesPerSecond(d.writeMBps)} MB/s, ` +
-    `latency avg r ${latency(d.readLatencyMs)} / w ${latency(d.writeLatencyMs)} ms, ` +
-    `p99 r ${latency(d.readLatencyMsP99)} / w ${latency(d.writeLatencyMsP99)} ms, max ${latency(d.latencyMsMax)} ms, ` +
-    `queue ${d.queueDepth.toFixed(1)}, busy ${d.busyPct.toFixed(0)}%`
+    `latency avg r ${latency(d.readLatencyMs)} / w ${latency(d.writeLatencyMs)} ms, ${latencyTail(d)}, ` +
+    `max ${latency(d.latencyMsMax)} ms, queue ${d.queueDepth.toFixed(1)}, busy ${d.busyPct.toFixed(0)}%`
+  );
+}
+
+/**
+ * Each direction's tail over the window's seconds: its p99 and how many seconds it rests on, or,
+ * where too few seconds support a p99, the slowest second, named max. Runs recorded before the
+ * count was kept show their p99 as they did.
+ */
+function latencyTail(d: DeviceWindowFigures): string {
+  if (d.readLatencySeconds === undefined || d.writeLatencySeconds === undefined) {
+    return `p99 r ${latency(d.readLatencyMsP99)} / w ${latency(d.writeLatencyMsP99)} ms`;
+  }
+  const tail = (p99: number | null, max: number | null | undefined, seconds: number): string =>
+    p99 !== null
+      ? `p99 ${latency(p99)} ms of ${seconds} s`
+      : max !== null && max !== undefined
+        ? `max ${latency(max)} ms of ${seconds} s (too few for a p99)`
+        : 'n/a';
+  return (
+    `per second r ${tail(d.readLatencyMsP99, d.readLatencyMsMax, d.readLatencySeconds)}` +
+    ` / w ${tail(d.writeLatencyMsP99, d.writeLatencyMsMax, d.writeLatencySeconds)}`
   );
 }
 

@@ -4,8 +4,8 @@
  * between /proc/diskstats read just before and just after the scrape, CPU and memory are there,
  * and an exporter that is gone, answers with an error or with something else gives one line.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { open, readFile } from 'node:fs/promises';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { open, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,7 +32,11 @@ async function writeSynced(file: string, bytes: number): Promise<void> {
 
 const NODE_EXPORTER = process.env.TXBENCH_NODE_EXPORTER ?? '/usr/bin/prometheus-node-exporter';
 
-async function startNodeExporter(): Promise<{ url: string; child: ChildProcess }> {
+/** Starts the exporter on 127.0.0.1 with `extraArgs`; `headers` are what a scrape needs to get in. */
+async function startNodeExporter(
+  extraArgs: readonly string[] = [],
+  headers: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(
     NODE_EXPORTER,
@@ -42,6 +46,7 @@ async function startNodeExporter(): Promise<{ url: string; child: ChildProcess }
       '--collector.diskstats',
       '--collector.cpu',
       '--collector.meminfo',
+      ...extraArgs,
     ],
     { stdio: 'ignore' },
   );
@@ -49,7 +54,7 @@ async function startNodeExporter(): Promise<{ url: string; child: ChildProcess }
   const deadline = Date.now() + 15_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${NODE_EXPORTER} exited with ${child.exitCode}`);
-    const up = await fetch(`${url}/metrics`).then(
+    const up = await fetch(`${url}/metrics`, { headers }).then(
       (r) => r.ok,
       () => false,
     );
@@ -243,5 +248,60 @@ describe('node_exporter that cannot give a snapshot', () => {
     await expect(new NodeExporterSource(base).snapshot()).rejects.toThrow(
       `${base}/metrics sent no node_disk_*, node_cpu_seconds_total or node_memory_* metrics: is it a node_exporter?`,
     );
+  });
+});
+
+describe('node_exporter behind basic auth (--web.config.file), the real one', () => {
+  const user = 'txbench';
+  const password = 's3cret:p@ss';
+  let exporter: { url: string; child: ChildProcess };
+  let scratch: string;
+  let withCredentials: string;
+
+  beforeAll(async () => {
+    scratch = await makeTempDir('txbench-node-exporter-auth-');
+    // htpasswd (apache2-utils) makes the bcrypt hash node_exporter's basic_auth_users wants.
+    const hash = execFileSync('htpasswd', ['-nbB', user, password], { encoding: 'utf8' })
+      .trim()
+      .slice(user.length + 1);
+    const config = path.join(scratch, 'web.yml');
+    await writeFile(config, `basic_auth_users:\n  ${user}: '${hash}'\n`);
+    const basic = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    exporter = await startNodeExporter([`--web.config.file=${config}`], { authorization: basic });
+    withCredentials = exporter.url.replace('//', `//${user}:${encodeURIComponent(password)}@`);
+  });
+
+  afterAll(async () => {
+    if (exporter?.child.exitCode === null) exporter.child.kill('SIGTERM');
+    await removeDir(scratch);
+  });
+
+  it('scrapes with the user and password of the URL, and never shows the password', async () => {
+    const source = new NodeExporterSource(withCredentials);
+    const snapshot = await source.snapshot();
+    expect(snapshot.disks.size).toBeGreaterThan(0);
+    expect(source.description).toBe(`node_exporter ${exporter.url}/metrics`);
+  });
+
+  it('a wrong password is one line naming the refusal, without the password', async () => {
+    const wrong = exporter.url.replace('//', `//${user}:not-${encodeURIComponent(password)}@`);
+    await expect(new NodeExporterSource(wrong).snapshot()).rejects.toThrow(
+      `node_exporter at ${exporter.url}/metrics answered HTTP 401 Unauthorized`,
+    );
+  });
+
+  it('an exporter gone away leaves the password out of every missing line and note', async () => {
+    const gone = `http://${user}:${encodeURIComponent(password)}@127.0.0.1:${await freePort()}`;
+    const source = new NodeExporterSource(gone);
+    const sampler = new Sampler({ source, devices: [{ name: 'vda', role: 'data' }], measureOwnCpu: false });
+    await sampler.start();
+    await sampler.openWindow();
+    const interval = await sampler.interval();
+    const window = await sampler.closeWindow();
+    await sampler.stop();
+    const said = JSON.stringify({ description: source.description, interval, window });
+    expect(said).toMatch(/unreachable/);
+    expect(said).not.toContain('s3cret');
+    expect(said).not.toContain(encodeURIComponent(password));
   });
 });

@@ -108,6 +108,25 @@ describe('the storage lines of the run summary', () => {
     ]);
   });
 
+  it('the per-second tail: a p99 with the seconds it rests on, or the slowest second named max', () => {
+    const [line] = formatStorage({
+      devices: [
+        device('vda', 'data+log', {
+          readLatencyMsP99: 0.9,
+          readLatencyMsMax: 2.5,
+          readLatencySeconds: 600,
+          writeLatencyMsP99: null,
+          writeLatencyMsMax: 3.1,
+          writeLatencySeconds: 45,
+        }),
+      ],
+    });
+    expect(line).toContain(
+      'latency avg r 0.41 / w 1.20 ms, per second r p99 0.90 ms of 600 s / w max 3.10 ms of 45 s (too few for a p99), max 4.00 ms',
+    );
+    expect(line).not.toMatch(/p99 3\.10/);
+  });
+
   it('a disk without reads says n/a for their latency, not 0', () => {
     const [line] = formatStorage({
       devices: [device('sdb', 'log', { readIops: 0, readLatencyMs: null, readLatencyMsP99: null })],

@@ -107,6 +107,21 @@ describe('schema/run.schema.json', () => {
       }),
     ],
     [
+      'a short window: no p99, the slowest second as max, and the seconds counted',
+      runJson({
+        devices: [
+          device('vda', 'data+log', {
+            readLatencyMsP99: null,
+            readLatencyMsMax: 2.5,
+            readLatencySeconds: 60,
+            writeLatencyMsP99: null,
+            writeLatencyMsMax: 3.1,
+            writeLatencySeconds: 60,
+          }),
+        ],
+      }),
+    ],
+    [
       'a remote host (no txbench CPU) and unread database figures',
       runJson({ host: { ...HOST, txbenchCpuPct: null } }, {}),
     ],
@@ -177,6 +192,11 @@ describe('schema/run.schema.json', () => {
       'a window device without its p99',
       runJson({ devices: [without(device('vda', 'data'), 'writeLatencyMsP99') as never] }),
       /summary\/devices\/0 must have required property 'writeLatencyMsP99'/,
+    ],
+    [
+      'a fractional count of seconds',
+      runJson({ devices: [device('vda', 'data', { writeLatencySeconds: 1.5 })] }),
+      /summary\/devices\/0\/writeLatencySeconds must be integer/,
     ],
     [
       'negative IOPS',

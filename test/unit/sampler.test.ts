@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ZERO_COUNTERS } from '../../src/monitor/figures.js';
-import { counterDeltas, percentile, Sampler, type SamplerOptions } from '../../src/monitor/sampler.js';
+import { latencyTail } from '../../src/monitor/latency-tail.js';
+import { counterDeltas, Sampler, type SamplerOptions } from '../../src/monitor/sampler.js';
 import type { CpuTimes, DiskCounters, SystemSnapshot, SystemSource } from '../../src/monitor/types.js';
 
 /** A cumulative state of one disk: `writes` writes of 10 kB each, `writeMs` ms spent on them. */
@@ -114,8 +115,13 @@ describe('Sampler, driven by explicit calls', () => {
         busyPct: 9.2,
         readLatencyMsP50: null,
         readLatencyMsP99: null,
+        readLatencyMsMax: null,
+        readLatencySeconds: 0,
         writeLatencyMsP50: 1,
-        writeLatencyMsP99: 2,
+        // Three seconds cannot support a 99th percentile: the slowest second is given, as the max.
+        writeLatencyMsP99: null,
+        writeLatencyMsMax: 2,
+        writeLatencySeconds: 3,
         latencyMsMax: 2,
       },
     ]);
@@ -135,7 +141,7 @@ describe('Sampler, driven by explicit calls', () => {
     await s.openWindow();
     await s.interval();
     const w = await s.closeWindow();
-    expect(w.devices[0]).toMatchObject({ writeLatencyMsP99: 1, latencyMsMax: 1 });
+    expect(w.devices[0]).toMatchObject({ writeLatencyMsMax: 1, writeLatencySeconds: 1, latencyMsMax: 1 });
     expect(w.devices[0]?.writeLatencyMs).toBeCloseTo(150 / 101, 3);
     expect(w.devices[0]?.writeIops).toBeCloseTo(101 / 1.1, 1);
   });
@@ -279,7 +285,7 @@ describe('Sampler, driven by its timer', () => {
     const w = await s.closeWindow(); // script[5]
     // Per second: 100 writes each, at 3, 5, 7, 9 ms.
     expect(w.devices[0]).toMatchObject({ writeIops: 100, writeLatencyMs: 6, writeLatencyMsP50: 5 });
-    expect(w.devices[0]).toMatchObject({ writeLatencyMsP99: 9, latencyMsMax: 9 });
+    expect(w.devices[0]).toMatchObject({ writeLatencyMsP99: null, writeLatencyMsMax: 9, latencyMsMax: 9 });
     await s.stop();
     await vi.advanceTimersByTimeAsync(5000);
     expect(source.calls).toBe(6);
@@ -329,15 +335,54 @@ describe('Sampler, driven by its timer', () => {
   });
 });
 
-describe('percentile and counterDeltas', () => {
-  it('takes the nearest rank of the sorted values', () => {
-    const v = [5, 1, 4, 2, 3];
-    expect(percentile(v, 50)).toBe(3);
-    expect(percentile(v, 99)).toBe(5);
-    expect(percentile(v, 0)).toBe(1);
-    expect(percentile([], 50)).toBeNull();
-    const hundred = Array.from({ length: 100 }, (_, i) => i + 1);
-    expect(percentile(hundred, 99)).toBe(99);
+describe('the window’s per-second latency tail', () => {
+  /** A window of `seconds`, each given as [writes, ms per write], one snapshot a second. */
+  async function windowOf(seconds: readonly (readonly [number, number])[]) {
+    let writes = 0;
+    let writeMs = 0;
+    const script = [snapshot(0, { vda: disk(0, 0) }), snapshot(1000, { vda: disk(0, 0) })];
+    seconds.forEach(([n, ms], i) => {
+      writes += n;
+      writeMs += n * ms;
+      script.push(snapshot((i + 2) * 1000, { vda: disk(writes, writeMs) }));
+    });
+    const s = sampler(new ScriptedSource(script));
+    await s.start();
+    await s.openWindow();
+    for (let i = 0; i < seconds.length - 1; i++) await s.interval();
+    const w = await s.closeWindow();
+    await s.stop();
+    return w.devices[0]!;
+  }
+
+  it('on a window of under 100 seconds gives no p99 but the slowest second, named max, and the count', async () => {
+    const seconds = Array.from({ length: 60 }, (_, i) => [100, 1 + (i % 7)] as const);
+    const d = await windowOf(seconds);
+    expect(d).toMatchObject({ writeLatencyMsP99: null, writeLatencyMsMax: 7, writeLatencySeconds: 60 });
+    expect(d.writeLatencyMsP50).toBe(4);
+  });
+
+  it('weighs each second by the I/Os it completed: a few near-idle slow seconds are not the p99', async () => {
+    // 190 seconds of 1,000 writes at 1 ms and 10 seconds of one write at 50 ms: 10 of 190,010 writes.
+    const seconds = [
+      ...Array.from({ length: 190 }, () => [1000, 1] as const),
+      ...Array.from({ length: 10 }, () => [1, 50] as const),
+    ];
+    const d = await windowOf(seconds);
+    expect(d).toMatchObject({ writeLatencyMsP99: 1, writeLatencyMsMax: 50, writeLatencySeconds: 200 });
+  });
+});
+
+describe('latencyTail and counterDeltas', () => {
+  it('takes the I/O-weighted nearest rank, a p99 only where it is not the slowest second', () => {
+    expect(latencyTail([])).toEqual({ p50: null, p99: null, max: null, seconds: 0 });
+    const even = Array.from({ length: 100 }, (_, i) => ({ ms: i + 1, ios: 10 }));
+    expect(latencyTail(even)).toEqual({ p50: 50, p99: 99, max: 100, seconds: 100 });
+    expect(latencyTail(even.slice(1))).toMatchObject({ p99: null, max: 100, seconds: 99 });
+    // The slowest second holds 1% of the I/Os: its rank is the p99, so only a max is said.
+    const heavyTop = [...even.slice(0, 99), { ms: 100, ios: 10 * 99 * 0.0102 }];
+    expect(latencyTail(heavyTop)).toMatchObject({ p99: null, max: 100 });
+    expect(latencyTail([{ ms: 3, ios: 0 }])).toMatchObject({ p50: null, seconds: 0 });
   });
 
   it('gives growth of the counters both readings have', () => {

@@ -420,15 +420,19 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
         const cls = timedOut ? 'timeout' : this.conns.classify(err);
         let retryable = this.conns.isRetryable(cls);
         if (cls === 'connection') this.connectionLost(slot);
-        else if (
-          !(await this.conns.recover(slot, cls).then(
+        else {
+          const recovered = await this.conns.recover(slot, cls).then(
             () => true,
             () => false,
-          ))
-        ) {
-          // Not ready for another attempt: this transaction fails, its connection is replaced.
-          this.connectionLost(slot);
-          retryable = false;
+          );
+          // A rollback the watchdog gave up on: the slot has another connection (or is getting
+          // one) and maybe another transaction; this one settles nothing and touches neither.
+          if (this.tokens[slot] !== token) return ABANDONED;
+          if (!recovered) {
+            // Not ready for another attempt: this transaction fails, its connection is replaced.
+            this.connectionLost(slot);
+            retryable = false;
+          }
         }
         if (retryable && attempt < MAX_RETRIES) {
           ctx.rng.restoreState(this.rngStates, slot * 4);

@@ -293,6 +293,23 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
     }
   }
 
+  /**
+   * The window closed: transactions waiting for their slot to reconnect fail now, as the watchdog
+   * fails them at the timeout. They could no longer count, and a database that never comes back
+   * would hold the drain to its limit for nothing.
+   */
+  windowClosed(): void {
+    for (let slot = 0; slot < this.callStart.length; slot++) {
+      if (this.callStart[slot] === 0 || this.slotState[slot] !== RECONNECTING) continue;
+      this.abandon(
+        slot,
+        Object.assign(new Error('database unreachable: still reconnecting when the window closed'), {
+          code: this.conns.lostCode,
+        }),
+      );
+    }
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.watchdog) clearInterval(this.watchdog);

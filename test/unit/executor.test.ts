@@ -211,6 +211,23 @@ describe('WorkloadExecutor', () => {
     await ex.close();
   });
 
+  it('when the window closes, a transaction waiting for its slot to reconnect fails at once: nothing of it to drain', async () => {
+    const { ex, conns } = executor(() => {
+      throw fail('GONE');
+    });
+    conns.failReconnects = 1_000_000;
+    await expect(ex.execute(0, 0, { id: 0, rng: new Rng(1) }, { n: 0 })).rejects.toMatchObject({
+      code: 'GONE',
+    });
+    const waiting = ex.execute(0, 0, { id: 0, rng: new Rng(1) }, { n: 0 }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 20));
+    ex.windowClosed();
+    const err = await waiting;
+    expect(ex.classify(err)).toBe('connection');
+    expect((err as Error).message).toMatch(/still reconnecting when the window closed/);
+    await ex.close();
+  });
+
   it('a transaction waiting for a slot that cannot reconnect fails as a lost connection at the timeout', async () => {
     let gone = true;
     const { ex, conns } = executor(

@@ -319,7 +319,16 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
 
   /** Stops early (Ctrl-C, a lost connection): what was measured so far is kept. */
   stop(status: Exclude<RunStatus, 'completed'>, reason?: string): void {
-    if (this.phase === 'drain' || this.phase === 'done') return;
+    if (this.phase === 'done') return;
+    if (this.phase === 'drain') {
+      // Ctrl-C or SIGTERM during the drain: stop waiting; what is still running is reported as such.
+      if (status === 'interrupted') {
+        this.status = status;
+        this.failure ??= reason;
+        this.done();
+      }
+      return;
+    }
     this.failure ??= reason;
     if (!this.started) {
       this.accepting = false;
@@ -395,7 +404,10 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     // After a lost connection, in-flight work on dead connections may never settle: wait less.
     this.drainLimitMs = status === 'failed' ? Math.min(this.config.drainMs, 5000) : this.config.drainMs;
     if (this.inFlight === 0) this.done();
-    else this.drainTimer = setTimeout(() => this.done(), this.drainLimitMs);
+    else {
+      this.drainTimer = setTimeout(() => this.done(), this.drainLimitMs);
+      this.executor.windowClosed?.();
+    }
   }
 
   /**

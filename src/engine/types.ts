@@ -88,6 +88,12 @@ export interface Executor<C extends Counters> {
     failed: (err: unknown) => void,
   ): void;
   classify(err: unknown): ErrorClass;
+  /**
+   * The window closed: fail now the transactions that are not on the database but waiting for
+   * their slot's connection to come back (the database lost), with the executor's lost-connection
+   * error. There is nothing of theirs to drain: the drain waits for none of them.
+   */
+  windowClosed?(): void;
 }
 
 /** Thrown by an executor when a transaction gave up after its retries. */

@@ -322,7 +322,11 @@ export class WorkloadRun {
     checkDialect(workload, dialect);
     refuseWorkers(this.options.workers, dialect.capabilities.concurrentWriters);
     // The side connection (counters, audit, monitoring) is bounded too: see bounded-db.ts.
-    const monitor = boundedDb(await dialect.connect(this.url, { max: 1 }), this.sideQueryTimeoutMs());
+    const monitor = boundedDb(
+      await dialect.connect(this.url, { max: 1 }),
+      this.sideQueryTimeoutMs(),
+      (err) => dialect.classify(err) === 'connection',
+    );
     let drive: RunDrive | undefined;
     let watch: TargetMonitor | undefined;
     try {

@@ -293,6 +293,23 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
     }
   }
 
+  /**
+   * The window closed: transactions waiting for their slot to reconnect fail now, as the watchdog
+   * fails them at the timeout. They could no longer count, and a database that never comes back
+   * would hold the drain to its limit for nothing.
+   */
+  windowClosed(): void {
+    for (let slot = 0; slot < this.callStart.length; slot++) {
+      if (this.callStart[slot] === 0 || this.slotState[slot] !== RECONNECTING) continue;
+      this.abandon(
+        slot,
+        Object.assign(new Error('database unreachable: still reconnecting when the window closed'), {
+          code: this.conns.lostCode,
+        }),
+      );
+    }
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     if (this.watchdog) clearInterval(this.watchdog);
@@ -420,15 +437,19 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
         const cls = timedOut ? 'timeout' : this.conns.classify(err);
         let retryable = this.conns.isRetryable(cls);
         if (cls === 'connection') this.connectionLost(slot);
-        else if (
-          !(await this.conns.recover(slot, cls).then(
+        else {
+          const recovered = await this.conns.recover(slot, cls).then(
             () => true,
             () => false,
-          ))
-        ) {
-          // Not ready for another attempt: this transaction fails, its connection is replaced.
-          this.connectionLost(slot);
-          retryable = false;
+          );
+          // A rollback the watchdog gave up on: the slot has another connection (or is getting
+          // one) and maybe another transaction; this one settles nothing and touches neither.
+          if (this.tokens[slot] !== token) return ABANDONED;
+          if (!recovered) {
+            // Not ready for another attempt: this transaction fails, its connection is replaced.
+            this.connectionLost(slot);
+            retryable = false;
+          }
         }
         if (retryable && attempt < MAX_RETRIES) {
           ctx.rng.restoreState(this.rngStates, slot * 4);

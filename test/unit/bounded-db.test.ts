@@ -60,4 +60,24 @@ describe('boundedDb', () => {
     await db.close();
     expect(inner.closed).toBe(true);
   });
+  it('a server that cannot be reached: the queries after the first fail at once with its error, one probe at a time', async () => {
+    let calls = 0;
+    const reachable = false;
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    const inner: Db = {
+      query: async <T>() => {
+        calls++;
+        if (!reachable) throw refused;
+        return [] as T[];
+      },
+      transaction: (work) => work(inner),
+      close: async () => undefined,
+    };
+    const db = boundedDb(inner, 60_000, (err) => (err as { code?: string }).code === 'ECONNREFUSED');
+    await expect(db.query('select 1')).rejects.toBe(refused);
+    // Without waiting on the server (a driver's connect timeout each): it is not asked.
+    for (let i = 0; i < 5; i++) await expect(db.query('select 1')).rejects.toBe(refused);
+    expect(calls).toBe(1);
+    expect(db.timedOut).toBe(0);
+  });
 });

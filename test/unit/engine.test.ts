@@ -516,6 +516,19 @@ describe('Engine: the measured window', () => {
     expect(result.drain.oldestAgeMs!).toBeGreaterThanOrEqual(Math.floor(done.at - oldestCall) - 1);
   });
 
+  it('stopped during the drain (Ctrl-C, SIGTERM): the drain ends at once, what still runs is reported', async () => {
+    // Every measured transaction hangs: the drain would wait out its full hour.
+    const ex = new StandIn({ connections: 2, serviceMs: (c) => (c.callPhase === 'measure' ? 3_600_000 : 1) });
+    const { result } = await runEngine(
+      engineConfig({ terminals: 2, warmupMs: 0, durationMs: 100, drainMs: 3_600_000 }),
+      ex,
+      (engine) =>
+        engine.on('phase', (phase) => phase === 'drain' && setTimeout(() => engine.stop('interrupted'), 20)),
+    );
+    expect(result.status).toBe('interrupted');
+    expect(result.drain).toMatchObject({ inFlight: 2, abandoned: 2 });
+  });
+
   it('one stuck transaction among many: queued terminals are counted, the rest drain, the run is incomplete', async () => {
     // One slot hangs on its first measured call; 6 terminals share 3 slots, so some always queue.
     let stuck: Call | undefined;

@@ -37,6 +37,8 @@ interface FakeConnections extends Connections<number> {
   cancelDelayMs: number;
   /** Whether recover (the rollback) fails. */
   recoverFails: boolean;
+  /** While set, recover (the rollback) waits for it: a rollback the server does not answer. */
+  recoverWaits: Promise<void> | undefined;
 }
 
 function connections(slots: number, serial = false): FakeConnections {
@@ -50,6 +52,7 @@ function connections(slots: number, serial = false): FakeConnections {
     isRetryable: (cls) => cls === 'deadlock',
     async recover(slot) {
       c.recovered.push(slot);
+      if (c.recoverWaits) await c.recoverWaits;
       if (c.recoverFails) throw fail('ROLLBACK FAILED');
     },
     async reconnect(slot) {
@@ -78,6 +81,7 @@ function connections(slots: number, serial = false): FakeConnections {
     cancelsLost: 0,
     cancelDelayMs: 0,
     recoverFails: false,
+    recoverWaits: undefined,
   };
   return c;
 }
@@ -207,6 +211,23 @@ describe('WorkloadExecutor', () => {
     await ex.close();
   });
 
+  it('when the window closes, a transaction waiting for its slot to reconnect fails at once: nothing of it to drain', async () => {
+    const { ex, conns } = executor(() => {
+      throw fail('GONE');
+    });
+    conns.failReconnects = 1_000_000;
+    await expect(ex.execute(0, 0, { id: 0, rng: new Rng(1) }, { n: 0 })).rejects.toMatchObject({
+      code: 'GONE',
+    });
+    const waiting = ex.execute(0, 0, { id: 0, rng: new Rng(1) }, { n: 0 }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 20));
+    ex.windowClosed();
+    const err = await waiting;
+    expect(ex.classify(err)).toBe('connection');
+    expect((err as Error).message).toMatch(/still reconnecting when the window closed/);
+    await ex.close();
+  });
+
   it('a transaction waiting for a slot that cannot reconnect fails as a lost connection at the timeout', async () => {
     let gone = true;
     const { ex, conns } = executor(
@@ -289,6 +310,71 @@ describe('WorkloadExecutor', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(conns.reconnectCalls).toEqual([0]);
     expect(conns.generation[0]).toBe(1);
+    await ex.close();
+  });
+
+  it("a rollback abandoned by the watchdog that fails late does not fail the slot's next transaction, nor replace its new connection", async () => {
+    let calls = 0;
+    let releaseNext: (() => void) | undefined;
+    const { ex, conns } = executor(
+      (tx) => {
+        calls++;
+        if (calls === 1) throw fail('DEADLOCK');
+        // The next transaction, on the new connection: still running when the old rollback fails.
+        tx.counters.n += 1;
+        return new Promise<void>((resolve) => (releaseNext = resolve));
+      },
+      2,
+      false,
+      { ...FAST, txnTimeoutMs: 100 },
+    );
+    let answerRollback!: () => void;
+    conns.recoverWaits = new Promise((resolve) => (answerRollback = resolve));
+    conns.recoverFails = true;
+    const err = await ex.execute(0, 0, { id: 0, rng: new Rng(1) }, { n: 0 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TxnTimeoutError);
+    expect(ex.faults).toMatchObject({ abandoned: 1 });
+    const counters = { n: 0 };
+    const next = ex.execute(0, 0, { id: 0, rng: new Rng(1) }, counters);
+    while (releaseNext === undefined) await new Promise((r) => setTimeout(r, 5));
+    expect(conns.generation[0]).toBe(1);
+    // The hung rollback on the old connection fails now, while the next transaction runs.
+    answerRollback();
+    await new Promise((r) => setTimeout(r, 20));
+    releaseNext();
+    expect(await next).toBe(0);
+    expect(counters.n).toBe(1);
+    expect(calls).toBe(2);
+    expect(conns.reconnectCalls).toEqual([0]);
+    expect(conns.generation[0]).toBe(1);
+    await ex.close();
+  });
+
+  it('a rollback abandoned by the watchdog that answers late is not followed by another attempt on the slot', async () => {
+    let calls = 0;
+    const { ex, conns } = executor(
+      (tx) => {
+        calls++;
+        tx.counters.n += 1;
+        if (calls === 1) throw fail('DEADLOCK');
+      },
+      2,
+      false,
+      { ...FAST, txnTimeoutMs: 100 },
+    );
+    let answerRollback!: () => void;
+    conns.recoverWaits = new Promise((resolve) => (answerRollback = resolve));
+    const err = await ex.execute(0, 0, { id: 0, rng: new Rng(1) }, { n: 0 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TxnTimeoutError);
+    conns.recoverWaits = undefined;
+    const counters = { n: 0 };
+    expect(await ex.execute(0, 0, { id: 0, rng: new Rng(1) }, counters)).toBe(0);
+    // The old transaction's rollback answers: its retry would run a second transaction on the slot.
+    answerRollback();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls).toBe(2);
+    expect(counters.n).toBe(1);
+    expect(conns.reconnectCalls).toEqual([0]);
     await ex.close();
   });
 

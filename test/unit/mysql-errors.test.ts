@@ -40,6 +40,8 @@ describe('classifyMysqlError', () => {
     ['ECONNREFUSED', undefined],
     ['EPIPE', undefined],
     ['ETIMEDOUT', undefined],
+    ['EHOSTUNREACH', undefined],
+    ['ENETUNREACH', undefined],
     ['ER_SERVER_SHUTDOWN', 1053],
     ['ER_CONNECTION_KILLED', 1927],
     ['CR_SERVER_GONE_ERROR', 2006],

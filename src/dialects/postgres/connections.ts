@@ -129,10 +129,14 @@ export async function openPostgresConnections(
     classify: classifyPostgresError,
     isRetryable,
     async recover(slot, cls) {
+      if (cls === 'connection') return;
       // Never write to a reserved connection whose server side is gone: postgres.js 3.4.9 then
-      // throws from a setImmediate and takes the process down (porsager/postgres#1208). After a
-      // cancelled call (timeout) the connection is fine: roll back what the transaction left.
-      if (cls !== 'connection') await opened[slot]!.conn.unsafe('rollback').catch(() => undefined);
+      // throws from a setImmediate and takes the process down (porsager/postgres#1208). Such a
+      // slot, and one whose rollback fails, is not ready: rejecting has the executor replace it.
+      const s = opened[slot]!;
+      if (s.closed.now) throw new Error('the connection closed before its rollback');
+      // After a cancelled call (timeout) the connection is fine: roll back what the transaction left.
+      await s.conn.unsafe('rollback');
     },
     async reconnect(slot, timeoutMs) {
       const attempt = ++attempts[slot]!;

@@ -74,10 +74,13 @@ export async function openWireConnections(
     classify: classifyPostgresError,
     isRetryable,
     async recover(slot, cls) {
+      if (cls === 'connection') return;
       const conn = opened[slot]!.conn;
+      // A connection that is gone, or whose rollback fails, leaves the slot not ready: rejecting
+      // has the executor replace it rather than try again on it.
+      if (conn.lost) throw new Error('the connection closed before its rollback');
       // A call that failed inside an explicit transaction left it open (or aborted): end it.
-      if (cls !== 'connection' && !conn.lost && conn.transactionStatus !== 'I')
-        await conn.simple('rollback').catch(() => undefined);
+      if (conn.transactionStatus !== 'I') await conn.simple('rollback');
     },
     async reconnect(slot, timeoutMs) {
       const attempt = ++attempts[slot]!;

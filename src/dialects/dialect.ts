@@ -74,6 +74,21 @@ export interface ServerInfo {
   version: string;
 }
 
+/** The scope and the manner of a dialect's server transaction counter. */
+export interface TransactionCounter {
+  /**
+   * Names what the counter covers (a server, or one database of a server) by the server's own
+   * identity, not by URL: two URLs that reach one counter give one scope; undefined when the
+   * server does not say.
+   */
+  scope(db: Db): Promise<string | undefined>;
+  /**
+   * Each statement run outside a transaction counts as one (PostgreSQL's xact_commit), rather
+   * than only explicit transactions (MySQL's Com_commit).
+   */
+  readonly countsEachStatement: boolean;
+}
+
 export interface Dialect {
   readonly name: DialectName;
   readonly capabilities: DialectCapabilities;
@@ -104,6 +119,11 @@ export interface Dialect {
   serverInfo(db: Db): Promise<ServerInfo>;
   /** Commits + rollbacks so far, for TPM; undefined when the server does not say. */
   serverTransactions(db: Db): Promise<number | undefined>;
+  /**
+   * What `serverTransactions` counts, so that targets sharing one counter read it once and
+   * txbench's own side statements are left out of it. Absent: each target's counter is its own.
+   */
+  readonly transactionCounter?: TransactionCounter;
   /** The server's wall clock now (ms since the epoch), to check a load machine's clock against it. */
   serverTimeMs?(db: Db): Promise<number | undefined>;
   /** The server settings that matter for a benchmark (memory, durability, checkpoints). */

@@ -5,6 +5,7 @@
  */
 import { clientCpuFigures, type ClientCpu, type ProcessCpu } from '../metrics/client-cpu.js';
 import { decodeHistogram, latencyMs, newHistogram, type LatencyMs } from '../metrics/histogram.js';
+import { sharedTpm } from '../metrics/server-counter.js';
 import type { RunReport } from './workload-run.js';
 import { figuresOf, type HeadlineFigure } from '../report/figures.js';
 
@@ -16,6 +17,7 @@ export interface AggregateSummary {
   /** TPC-C's New-Orders per minute, summed (absent for other workloads). */
   tpmC?: number | undefined;
   nopm?: number | null | undefined;
+  /** The servers' transactions per minute, each server's counter counted once. */
   tpm: number | null;
   /** Each headline figure (as the first target labels it) summed over the targets; null when any target lacks it. */
   figures: HeadlineFigure[];
@@ -62,12 +64,22 @@ export function aggregate(
         }
       : {}),
     figures: sumFigures(reports),
-    tpm: sumOrNull(reports.map((r) => r.summary.tpm)),
+    tpm: serverTpm(reports),
     responseMs: latencyMs(all),
     errors: reports.reduce((a, r) => a + r.summary.errors, 0),
     spread: { minTps, maxTps, maxOverMin: minTps > 0 ? round(maxTps / minTps, 4) : null },
     clientCpu: processCpu === null ? null : clientCpuFigures(processCpu, processCpu.seconds, transactions),
   };
+}
+
+/**
+ * The servers' TPM, each counter once: targets sharing a server (or, on PostgreSQL, a database)
+ * each see the whole counter, so adding their TPM would count it once per target.
+ */
+function serverTpm(reports: readonly RunReport[]): number | null {
+  const windows = reports.map((r) => r.summary.serverCounter);
+  if (windows.every((w) => w !== undefined)) return sharedTpm(windows);
+  return sumOrNull(reports.map((r) => r.summary.tpm));
 }
 
 /**

@@ -22,6 +22,13 @@ import type { Counters, ErrorClass, TransactionSpec } from '../engine/types.js';
 import { describeEnvironment, type RunEnvironment } from './environment.js';
 import { shardBasis, shardConfig, type ShardBasis, type ShardConfig, type ShardOptions } from './shard.js';
 import { boundedDb } from '../dialects/bounded-db.js';
+import { countingDb, type CountingDb } from '../dialects/counting-db.js';
+import {
+  counterWindow,
+  scopeKey,
+  type CounterReading,
+  type ServerCounterWindow,
+} from '../metrics/server-counter.js';
 import { startTargetMonitor, type MonitoringOptions, type TargetMonitor } from './monitoring.js';
 import type { MonitorInterval, MonitorWindow } from '../monitor/types.js';
 import type { MetricsServer } from '../report/prometheus.js';
@@ -67,8 +74,13 @@ export interface RunSummary extends Omit<WindowSummary, 'tpm'> {
   tpmC?: number | undefined;
   /** Committed New-Orders per minute (TPC-C only); null when it could not be read. */
   nopm?: number | null | undefined;
-  /** Database transactions per minute from the server's counters; null when unavailable. */
+  /**
+   * Database transactions per minute from the server's counters, txbench's own side statements
+   * left out; null when unavailable. Several targets on one counter: each sees the whole counter.
+   */
   tpm: number | null;
+  /** The counter behind `tpm`, so that targets sharing it are added once. */
+  serverCounter?: ServerCounterWindow | undefined;
   ceilingTpmC?: number | null | undefined;
   efficiencyPct?: number | null | undefined;
   /** The workload's headline figures, labelled for what they are. */
@@ -151,6 +163,10 @@ export interface RunOptions {
 interface MeasureContext {
   dialect: Dialect;
   monitor: Db;
+  /** Counts the side connection's transactions, which TPM leaves out. */
+  sideSent: CountingDb;
+  /** What the server's transaction counter covers (hashed), read once before the run. */
+  counterScope: string | null;
   prepared: PreparedRun;
   drive: RunDrive;
   config: RunConfig;
@@ -322,8 +338,9 @@ export class WorkloadRun {
     checkDialect(workload, dialect);
     refuseWorkers(this.options.workers, dialect.capabilities.concurrentWriters);
     // The side connection (counters, audit, monitoring) is bounded too: see bounded-db.ts.
+    const sideSent = countingDb(await dialect.connect(this.url, { max: 1 }));
     const monitor = boundedDb(
-      await dialect.connect(this.url, { max: 1 }),
+      sideSent,
       this.sideQueryTimeoutMs(),
       (err) => dialect.classify(err) === 'connection',
     );
@@ -360,7 +377,17 @@ export class WorkloadRun {
       await this.listener.ready?.();
       const startedAt = new Date();
       await prepared.beforeRun?.(monitor);
-      const ctx: MeasureContext = { dialect, monitor, prepared, drive, config, watch };
+      const counterScope = scopeKey(await dialect.transactionCounter?.scope(monitor).catch(() => undefined));
+      const ctx: MeasureContext = {
+        dialect,
+        monitor,
+        sideSent,
+        counterScope,
+        prepared,
+        drive,
+        config,
+        watch,
+      };
       let precondition: PreconditionReport | undefined;
       let main: Measured;
       const preconditionMs = this.options.preconditionMs ?? 0;
@@ -521,7 +548,7 @@ export class WorkloadRun {
     phases: { warmupMs: number; durationMs: number; rampMs: number },
     round: number,
   ): Promise<Measured> {
-    const { dialect, monitor, prepared, drive, config, watch } = ctx;
+    const { dialect, monitor, prepared, drive, config, watch, sideSent, counterScope } = ctx;
     const engine = drive.engine(
       {
         transactions: this.transactions,
@@ -542,9 +569,18 @@ export class WorkloadRun {
     const readCounters = (): Promise<WindowCounters | undefined> =>
       prepared.windowCounters?.(monitor).catch(() => undefined) ?? Promise.resolve(undefined);
     let countersStart: Promise<WindowCounters | undefined> = Promise.resolve(undefined);
-    let serverTxStart: Promise<number | undefined> = Promise.resolve(undefined);
+    let serverTxStart: Promise<CounterReading | undefined> = Promise.resolve(undefined);
     let countersEnd: Promise<WindowCounters | undefined> = Promise.resolve(undefined);
-    let serverTxEnd: Promise<number | undefined> = Promise.resolve(undefined);
+    let serverTxEnd: Promise<CounterReading | undefined> = Promise.resolve(undefined);
+    // The side connection runs its statements in the order sent: those sent before a reading are
+    // in it, the reading's own and later ones are not.
+    const eachStatement = dialect.transactionCounter?.countsEachStatement ?? false;
+    const readServerTx = (): Promise<CounterReading | undefined> => {
+      const sent = sideSent.sent(eachStatement);
+      return dialect
+        .serverTransactions(monitor)
+        .then((count) => (count === undefined ? undefined : { count, sent }));
+    };
     // Process-wide CPU: charged to this run only when no other target shares the process.
     const ownCpu = this.options.otherTargetsInProcess !== true;
     let cpuStart = cpuUsage();
@@ -560,13 +596,13 @@ export class WorkloadRun {
         if (watch) void watch.monitor.openWindow().catch(() => undefined);
         cpuStart = cpuUsage();
         countersStart = readCounters();
-        serverTxStart = dialect.serverTransactions(monitor);
+        serverTxStart = readServerTx();
       } else if (phase === 'drain') {
         if (windowStartedAt !== undefined) windowEndedAt ??= new Date();
         cpuEnd = cpuUsage(cpuStart);
         if (watch) watched = watch.monitor.closeWindow().catch(() => undefined);
         countersEnd = readCounters();
-        serverTxEnd = dialect.serverTransactions(monitor);
+        serverTxEnd = readServerTx();
       }
       this.listener.onPhase?.(phase === 'measure' && label ? 'precondition' : phase);
     });
@@ -610,9 +646,16 @@ export class WorkloadRun {
       thinkScale: config.thinkScale,
       windowCounters: c0 !== undefined && c1 !== undefined ? { start: c0, end: c1 } : undefined,
     };
+    const serverCounter =
+      tx0 !== undefined && tx1 !== undefined
+        ? counterWindow(counterScope, tx0, tx1, result.windowSeconds)
+        : undefined;
     const generic = windowSummary(
       result,
-      tx0 !== undefined && tx1 !== undefined ? { start: tx0, end: tx1 } : undefined,
+      // The counter's advance less the side transactions this target sent in the window.
+      serverCounter !== undefined
+        ? { start: 0, end: serverCounter.transactions - serverCounter.ownTransactions }
+        : undefined,
       !ownCpu
         ? null
         : result.measured
@@ -624,6 +667,7 @@ export class WorkloadRun {
       ...rest,
       ...prepared.summary?.(measurement),
       tpm,
+      ...(serverCounter !== undefined ? { serverCounter } : {}),
       figures: prepared.figures(measurement),
       ...(windowStartedAt !== undefined && windowEndedAt !== undefined
         ? { windowStartedAt: windowStartedAt.toISOString(), windowEndedAt: windowEndedAt.toISOString() }

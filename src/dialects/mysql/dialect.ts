@@ -75,6 +75,22 @@ export const mysqlDialect: Dialect = {
     const [row] = await db.query<{ ms: string | number }>('select unix_timestamp(now(6)) * 1000 as ms');
     return row ? Number(row.ms) : undefined;
   },
+  transactionCounter: {
+    // Com_commit counts the whole server: MySQL names it by server_uuid, MariaDB (which has
+    // none) by its host name, port and data directory.
+    async scope(db) {
+      const uuid = await db
+        .query<{ id: string }>('select @@global.server_uuid as id')
+        .then(([row]) => row?.id)
+        .catch(() => undefined);
+      if (uuid) return `mysql ${uuid}`;
+      const [row] = await db.query<{ host: string; port: number; dir: string }>(
+        'select @@hostname as host, @@port as port, @@datadir as dir',
+      );
+      return row ? `mysql ${row.host}:${row.port} ${row.dir}` : undefined;
+    },
+    countsEachStatement: false,
+  },
   async serverTransactions(db) {
     try {
       const rows = await db.query<{ Variable_name: string; Value: string }>(

@@ -115,6 +115,24 @@ export const postgresDialect: Dialect = {
     );
     return row ? Number(row.ms) : undefined;
   },
+  transactionCounter: {
+    // pg_stat_database counts per database: its scope is the cluster (its system identifier, or
+    // where pg_control_system() is not granted, its data directory and port) and the database.
+    async scope(db) {
+      const cluster = await db
+        .query<{ id: string }>('select system_identifier::text as id from pg_control_system()')
+        .then(([row]) => row?.id)
+        .catch(() => undefined);
+      const [row] = await db.query<{ dir: string | null; port: string | null; datname: string }>(
+        `select current_setting('data_directory', true) as dir, current_setting('port') as port,
+                current_database() as datname`,
+      );
+      if (row === undefined) return undefined;
+      if (cluster === undefined && !row.dir) return undefined;
+      return `postgres ${cluster ?? ''} ${row.dir ?? ''}:${row.port ?? ''} ${row.datname}`;
+    },
+    countsEachStatement: true,
+  },
   async serverTransactions(db) {
     try {
       const [row] = await db.query<{ n: string }>(

@@ -24,6 +24,7 @@ import { shardBasis, shardConfig, type ShardBasis, type ShardConfig, type ShardO
 import { boundedDb } from '../dialects/bounded-db.js';
 import { startTargetMonitor, type MonitoringOptions, type TargetMonitor } from './monitoring.js';
 import type { MonitorInterval, MonitorWindow } from '../monitor/types.js';
+import { figureLabel } from '../report/figures.js';
 import type { MetricsServer } from '../report/prometheus.js';
 import { encodeHistogram, type Histogram } from '../metrics/histogram.js';
 import {
@@ -620,7 +621,9 @@ export class WorkloadRun {
       ...rest,
       ...prepared.summary?.(measurement),
       tpm,
-      figures: prepared.figures(measurement),
+      figures: prepared
+        .figures(measurement)
+        .map((f) => (f.pacedSpec === true ? { ...f, shownAs: figureLabel(f, config) } : f)),
       ...(windowStartedAt !== undefined && windowEndedAt !== undefined
         ? { windowStartedAt: windowStartedAt.toISOString(), windowEndedAt: windowEndedAt.toISOString() }
         : {}),

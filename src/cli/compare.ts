@@ -13,11 +13,12 @@ The reviewers' table across runs: label | TPS | avg response ms | device MB/s | 
 plus write; latency per I/O over reads and writes); n/a for runs without device figures.
 Each RUN is a run directory, a run.json, or a results directory (all its runs); default: results.
 The New-Order rate is headed tpmC only for runs at think-scale 1 with a standard mix; other runs'
-is headed New-Orders/min (unpaced) or (non-standard mix). Completed runs are ranked first, the
+is headed New-Orders/min (unpaced) at think-scale 0, (paced ×0.25) at a scaled think time, or
+(non-standard mix). Completed runs are ranked first, the
 others after them. A warning on stderr names each of warehouses, terminals, think-scale, mode,
 workload, window and mix that differs between the rows.
   --format F     text (default), markdown or csv (raw figures, fixed columns: tpmC only where it
-                 is tpmC, New-Orders/min always, the device columns and each direction's IOPS,
+                 is tpmC, New-Orders/min always and what it is, the device columns and each direction's IOPS,
                  MB/s and latency, think-scale, mix, status, run)
   --sort KEY     tps (default; highest first), tpmC (New-Orders/min), avg (lowest first) or label
   --cost FILE    also the drive-cost table from a YAML file with, per label, drivePrice (one

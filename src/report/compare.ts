@@ -19,7 +19,7 @@ import {
   type DeviceTotals,
 } from './device-totals.js';
 import type { RunRecord, StoredEntryReport, SummaryFigures } from '../results/store.js';
-import { countsAsTpmC, NEW_ORDER_RATE_LABELS, newOrderRateLabel, statusWithMix } from './new-order-rate.js';
+import { countsAsTpmC, newOrderRateLabel, rateLabelsInOrder, statusWithMix } from './new-order-rate.js';
 import { figuresOf } from './figures.js';
 import { millis, orNa, twoDecimals, whole } from './numbers.js';
 import { formatTable, type Column, type TableFormat } from './table.js';
@@ -228,14 +228,12 @@ const PERCENTILE_COLUMNS: readonly Column<CompareRow>[] = [
 
 /**
  * Text and Markdown: one New-Order rate column per label among the rows (`tpmC`, `New-Orders/min
- * (unpaced)`, ...), each row's figure under its own label and `-` under the others; the status
- * says when a run's mix was non-standard.
+ * (paced ×0.25)`, `New-Orders/min (unpaced)`, ...), each row's figure under its own label and `-`
+ * under the others; the status says when a run's mix was non-standard.
  */
 function readableColumns(rows: readonly CompareRow[]): Column<CompareRow>[] {
   // Only rows that have a New-Order rate (TPC-C's) give its column: a sysbench table has none.
-  const labels = NEW_ORDER_RATE_LABELS.filter((l) =>
-    rows.some((r) => hasNewOrderRate(r) && newOrderRateLabel(r.conditions) === l),
-  );
+  const labels = rateLabelsInOrder(rows.filter(hasNewOrderRate).map((r) => r.conditions));
   const rates = labels.map((label): Column<CompareRow> => ({
     header: label,
     align: 'right',
@@ -299,7 +297,8 @@ const DIRECTION_COLUMNS: readonly Column<CompareRow>[] = (
 
 /**
  * CSV keeps the same columns whatever the rows (scripts read them by name): `tpmC` only where the
- * figure is tpmC, `New-Orders/min` always, the think-scale and mix that decide which, the status
+ * figure is tpmC, `New-Orders/min` always, the think-scale and mix that decide which and what that
+ * makes it (`tpmC`, `New-Orders/min (paced ×0.25)`; empty for a workload without one), the status
  * and the run id.
  */
 const CSV_COLUMNS: readonly Column<CompareRow>[] = [
@@ -320,6 +319,11 @@ const CSV_COLUMNS: readonly Column<CompareRow>[] = [
     header: 'mix',
     align: 'left',
     text: (r) => (r.conditions.nonstandardMix === true ? 'non-standard' : 'standard'),
+  },
+  {
+    header: 'New-Orders/min is',
+    align: 'left',
+    text: (r) => (hasNewOrderRate(r) ? newOrderRateLabel(r.conditions) : ''),
   },
   { header: 'status', align: 'left', text: (r) => r.status },
   { header: 'run', align: 'left', text: (r) => r.run },

@@ -5,7 +5,7 @@
  * (new-order-rate.ts decides); otherwise by its unit, with why.
  */
 import type { HeadlineFigure } from '../workloads/workload.js';
-import { countsAsTpmC, isPaced, type RateConditions } from './new-order-rate.js';
+import { qualifiedRateLabel, type RateConditions } from './new-order-rate.js';
 
 export type { HeadlineFigure };
 
@@ -26,14 +26,12 @@ export function figuresOf(summary: WithFigures): readonly HeadlineFigure[] {
   return legacy;
 }
 
-/** What a figure may be called under these conditions: `tpmC`, or `New-Orders/min (unpaced)`. */
+/** What a figure may be called under these conditions: `tpmC`, `New-Orders/min (paced ×0.25)`, `(unpaced)`. */
 export function figureLabel(
   figure: Pick<HeadlineFigure, 'label' | 'unit' | 'pacedSpec'>,
   c: RateConditions,
 ): string {
-  if (figure.pacedSpec !== true || countsAsTpmC(c)) return figure.label;
-  const why = [isPaced(c) ? '' : 'unpaced', c.nonstandardMix === true ? 'non-standard mix' : ''];
-  return `${figure.unit} (${why.filter(Boolean).join(', ')})`;
+  return figure.pacedSpec === true ? qualifiedRateLabel(figure.label, figure.unit, c) : figure.label;
 }
 
 /** `newOrder` → `New-Order`: a transaction key as the reports name it. */

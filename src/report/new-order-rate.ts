@@ -5,40 +5,60 @@
  * and a mix that meets the spec's minimums. Any other run measures the same count per minute, but
  * calling it tpmC would claim far more than it is: an unpaced run on 4 warehouses can show 50,000
  * New-Orders a minute where a paced one tops out near 12.86 per warehouse (HammerDB says NOPM for
- * the same reason). run.json keeps the field `tpmC` for every run; only the words people read change.
+ * the same reason). A run at a scaled think time (`--think-scale 0.25`) is paced, but at a quarter
+ * of the spec's waits, so it is named so: neither tpmC nor unpaced. run.json keeps the field `tpmC`
+ * for every run; only the words people read change.
  */
 
-/** The two things that make a New-Order rate tpmC; a missing field means unknown (not paced) or false. */
+/** The two things that make a New-Order rate tpmC; a missing field means unknown (never tpmC) or false. */
 export interface RateConditions {
   thinkScale?: number | undefined;
   /** The user accepted a mix below the spec's minimums (`--allow-nonstandard-mix`). */
   nonstandardMix?: boolean | undefined;
 }
 
-/** Keying and think times as the spec has them. */
-export function isPaced(c: RateConditions): boolean {
-  return c.thinkScale === 1;
-}
-
-/** The figure is tpmC: paced, and the mix meets the spec's minimums. */
+/** The figure is tpmC: the spec's keying and think times, and a mix meeting the spec's minimums. */
 export function countsAsTpmC(c: RateConditions): boolean {
-  return isPaced(c) && c.nonstandardMix !== true;
+  return c.thinkScale === 1 && c.nonstandardMix !== true;
 }
 
-/** `tpmC`, or `New-Orders/min (unpaced)`, `(non-standard mix)` or both: what the figure is. */
+/** How the terminals waited, in words: `` (the spec's times), `paced ×0.25`, `unpaced`. */
+function pacingWords(thinkScale: number | undefined): string {
+  if (thinkScale === undefined) return 'pacing not recorded';
+  if (thinkScale === 1) return '';
+  return thinkScale === 0 ? 'unpaced' : `paced ×${thinkScale}`;
+}
+
+/**
+ * A spec's figure as it may be called under these conditions: `specLabel` (tpmC) when it is one,
+ * else its unit and why not: `New-Orders/min (paced ×0.25)`, `(unpaced)`, `(non-standard mix)`.
+ */
+export function qualifiedRateLabel(specLabel: string, unit: string, c: RateConditions): string {
+  if (countsAsTpmC(c)) return specLabel;
+  const why = [pacingWords(c.thinkScale), c.nonstandardMix === true ? 'non-standard mix' : ''];
+  return `${unit} (${why.filter(Boolean).join(', ')})`;
+}
+
+/** `tpmC`, or `New-Orders/min (paced ×0.25)`, `(unpaced)`, `(non-standard mix)`: what the figure is. */
 export function newOrderRateLabel(c: RateConditions): string {
-  if (countsAsTpmC(c)) return 'tpmC';
-  const why = [isPaced(c) ? '' : 'unpaced', c.nonstandardMix === true ? 'non-standard mix' : ''];
-  return `New-Orders/min (${why.filter(Boolean).join(', ')})`;
+  return qualifiedRateLabel('tpmC', 'New-Orders/min', c);
 }
 
-/** Every label newOrderRateLabel gives, tpmC first: the order of their columns in a table. */
-export const NEW_ORDER_RATE_LABELS: readonly string[] = [
-  { thinkScale: 1 },
-  { thinkScale: 0 },
-  { thinkScale: 1, nonstandardMix: true },
-  { thinkScale: 0, nonstandardMix: true },
-].map(newOrderRateLabel);
+/**
+ * The distinct labels of these conditions in the order of their columns in a table: tpmC first,
+ * then paced at scaled times (the longest waits first), then unpaced, then the same with a
+ * non-standard mix.
+ */
+export function rateLabelsInOrder(conditions: readonly RateConditions[]): string[] {
+  const rank = (c: RateConditions): [number, number] => {
+    const s = c.thinkScale;
+    const pacing = s === 1 ? 0 : s === undefined ? 3 : s === 0 ? 2 : 1 + 1 / (1 + s);
+    return [c.nonstandardMix === true ? 1 : 0, pacing];
+  };
+  const byLabel = new Map<string, [number, number]>();
+  for (const c of conditions) byLabel.set(newOrderRateLabel(c), rank(c));
+  return [...byLabel].sort(([, a], [, b]) => a[0] - b[0] || a[1] - b[1]).map(([label]) => label);
+}
 
 /** One label for figures from runs that may differ: theirs when they agree, else the plain name. */
 export function commonRateLabel(conditions: readonly RateConditions[]): string {

@@ -1,7 +1,7 @@
 /** `txbench results`: one line per run, newest first. */
 import type { RunRecord } from '../results/store.js';
 import { runConditions } from './conditions.js';
-import { NEW_ORDER_RATE_LABELS, newOrderRateLabel, statusWithMix } from './new-order-rate.js';
+import { newOrderRateLabel, rateLabelsInOrder, statusWithMix } from './new-order-rate.js';
 import { millis, orNa, twoDecimals, whole } from './numbers.js';
 import { formatTable, type Column } from './table.js';
 
@@ -23,7 +23,7 @@ const TRAILING_COLUMNS: readonly Column<RunRecord>[] = [
  */
 function rateColumns(runs: readonly RunRecord[]): Column<RunRecord>[] {
   const measured = runs.filter((r) => r.summary !== undefined);
-  const labels = NEW_ORDER_RATE_LABELS.filter((l) => measured.some((r) => labelOf(r) === l));
+  const labels = rateLabelsInOrder(measured.map(runConditions));
   if (labels.length === 0) return [{ header: 'New-Orders/min', align: 'right', text: () => 'n/a' }];
   return labels.map((label) => ({
     header: label,
@@ -50,7 +50,7 @@ export function runListJson(runs: readonly RunRecord[]): object[] {
       status: r.status,
       label: r.label,
       tags: r.tags,
-      /** What summary.tpmC is: `tpmC` only at think-scale 1 with a standard mix. */
+      /** What summary.tpmC is: `tpmC` only at think-scale 1 with a standard mix, else e.g. `New-Orders/min (paced ×0.25)`. */
       newOrderRateLabel: newOrderRateLabel(conditions),
       nonstandardMix: conditions.nonstandardMix === true,
       summary: r.summary ?? null,

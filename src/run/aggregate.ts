@@ -100,7 +100,14 @@ export function kneeOf(steps: readonly { users: number; tps: number }[]): number
 
 function sumFigures(reports: readonly RunReport[]): HeadlineFigure[] {
   return figuresOf(reports[0]?.summary ?? {}).map((f) => {
-    const values = reports.map((r) => figuresOf(r.summary).find((g) => g.key === f.key)?.value ?? null);
-    return { ...f, value: sumOrNull(values) };
+    const parts = reports.map((r) => figuresOf(r.summary).find((g) => g.key === f.key));
+    // The sum is named as its parts are only when they all are (the same pacing and mix).
+    const agreed = new Set(parts.map((g) => g?.shownAs)).size === 1;
+    const { shownAs, ...figure } = f;
+    return {
+      ...figure,
+      value: sumOrNull(parts.map((g) => g?.value ?? null)),
+      ...(agreed && shownAs !== undefined ? { shownAs } : {}),
+    };
   });
 }

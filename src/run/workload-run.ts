@@ -31,6 +31,7 @@ import {
 } from '../metrics/server-counter.js';
 import { startTargetMonitor, type MonitoringOptions, type TargetMonitor } from './monitoring.js';
 import type { MonitorInterval, MonitorWindow } from '../monitor/types.js';
+import { figureLabel } from '../report/figures.js';
 import type { MetricsServer } from '../report/prometheus.js';
 import { encodeHistogram, type Histogram } from '../metrics/histogram.js';
 import {
@@ -668,7 +669,9 @@ export class WorkloadRun {
       ...prepared.summary?.(measurement),
       tpm,
       ...(serverCounter !== undefined ? { serverCounter } : {}),
-      figures: prepared.figures(measurement),
+      figures: prepared
+        .figures(measurement)
+        .map((f) => (f.pacedSpec === true ? { ...f, shownAs: figureLabel(f, config) } : f)),
       ...(windowStartedAt !== undefined && windowEndedAt !== undefined
         ? { windowStartedAt: windowStartedAt.toISOString(), windowEndedAt: windowEndedAt.toISOString() }
         : {}),

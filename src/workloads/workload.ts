@@ -250,7 +250,8 @@ export interface Measurement<C extends Counters = Counters> {
  * A headline figure, labelled for what it is. Reports show `label` and `unit`; a figure with
  * `pacedSpec` is a benchmark specification's figure (tpmC) that means what its label says only
  * when the run kept the spec's keying and think times (think-scale 1) and a mix meeting its
- * minimums: otherwise reports call it by `unit` and say why (`New-Orders/min (unpaced)`).
+ * minimums: otherwise reports call it by `unit` and say why (`New-Orders/min (paced ×0.25)`,
+ * `New-Orders/min (unpaced)`).
  */
 export interface HeadlineFigure {
   /** Where it is stored in run.json's summary (`tpmC`, `nopm`, `tps`). */
@@ -261,6 +262,11 @@ export interface HeadlineFigure {
   /** What is counted per what: `New-Orders/min`, `transactions/s`. */
   unit: string;
   pacedSpec?: boolean | undefined;
+  /**
+   * What the reports call a `pacedSpec` figure under the run's conditions (`tpmC`, `New-Orders/min
+   * (paced ×0.25)`), written into run.json beside `label` for the scripts that read it.
+   */
+  shownAs?: string | undefined;
 }
 
 /** One after-run audit figure against what is allowed. */

@@ -49,6 +49,28 @@ describe('aggregate', () => {
     expect(s.spread).toEqual({ minTps: 100, maxTps: 150, maxOverMin: 1.5 });
   });
 
+  it('names the summed New-Order rate as its parts are named, only when they agree', () => {
+    const named = (shownAs: string): RunReport => {
+      const r = report(1, 10, 1, 1, 1);
+      const rate = {
+        key: 'tpmC',
+        label: 'tpmC',
+        value: 10,
+        unit: 'New-Orders/min',
+        pacedSpec: true,
+        shownAs,
+      };
+      return { ...r, summary: { ...r.summary, figures: [rate] } } as RunReport;
+    };
+    const quarter = 'New-Orders/min (paced ×0.25)';
+    const rate = (s: ReturnType<typeof aggregate>) => s.figures.find((f) => f.key === 'tpmC');
+    expect(rate(aggregate([named(quarter), named(quarter)], null))).toMatchObject({
+      value: 20,
+      shownAs: quarter,
+    });
+    expect(rate(aggregate([named(quarter), named('tpmC')], null))?.shownAs).toBeUndefined();
+  });
+
   it('NOPM is n/a when any target could not say', () => {
     expect(aggregate([report(1, 1, null, 1, 1), report(1, 1, 5, 1, 1)], null).nopm).toBeNull();
   });

@@ -252,10 +252,10 @@ describe('the comparison table', () => {
       [
         'label,TPS,avg response ms,tpmC,New-Orders/min,p90 ms,p99 ms,device MB/s,device latency ms,' +
           'device read IOPS,device write IOPS,device read MB/s,device write MB/s,device read latency ms,' +
-          'device write latency ms,think-scale,mix,status,run',
-        '"PX600, 64 GB",12615.66,3.172,,340000,7.51,23.456,55.75,0.875,120,3400,1.5,54.25,0.2,0.9,0,standard,completed,run-1',
-        'HDD | 15k,99.5,150.4,,,320,1210.5,,,,,,,,,0,standard,interrupted,run-2',
-        'paced,10,2,128,128,0,0,,,,,,,,,1,standard,completed,run-3',
+          'device write latency ms,think-scale,mix,New-Orders/min is,status,run',
+        '"PX600, 64 GB",12615.66,3.172,,340000,7.51,23.456,55.75,0.875,120,3400,1.5,54.25,0.2,0.9,0,standard,New-Orders/min (unpaced),completed,run-1',
+        'HDD | 15k,99.5,150.4,,,320,1210.5,,,,,,,,,0,standard,New-Orders/min (unpaced),interrupted,run-2',
+        'paced,10,2,128,128,0,0,,,,,,,,,1,standard,tpmC,completed,run-3',
       ].join('\n'),
     );
   });
@@ -281,8 +281,8 @@ describe('what the New-Order rate is called', () => {
 
   it.each([
     ['think-scale 0', at(0), 'New-Orders/min (unpaced)'],
-    ['think-scale 0.25', at(0.25), 'New-Orders/min (unpaced)'],
-    ['an unknown think-scale', at(undefined), 'New-Orders/min (unpaced)'],
+    ['think-scale 0.25 (paced, at a quarter of the waits)', at(0.25), 'New-Orders/min (paced ×0.25)'],
+    ['an unknown think-scale', at(undefined), 'New-Orders/min (pacing not recorded)'],
     ['a non-standard mix at think-scale 1', at(1, true), 'New-Orders/min (non-standard mix)'],
     ['a non-standard mix, unpaced', at(0, true), 'New-Orders/min (unpaced, non-standard mix)'],
   ])('never tpmC for %s', (_, conditions, label) => {
@@ -292,6 +292,28 @@ describe('what the New-Order rate is called', () => {
       expect(headerOf(rows, format)).toContain(label);
     }
     expect(formatComparison(rows, 'csv').split('\n')[1]).toMatch(/^x,1,1,,53679,/);
+    expect(formatComparison(rows, 'csv').split('\n')[1]).toContain(
+      `,${label.includes(',') ? `"${label}"` : label},`,
+    );
+  });
+
+  it('a scaled think time is a column of its own, between tpmC and unpaced, longest waits first', () => {
+    const rows = [
+      row('unpaced', 900, 1, 53679, 'r1', { conditions: at(0) }),
+      row('quarter', 40, 1, 1200, 'r2', { conditions: at(0.25) }),
+      row('half', 20, 1, 600, 'r3', { conditions: at(0.5) }),
+      row('paced', 2, 1, 128, 'r4', { conditions: at(1) }),
+    ];
+    expect(headerOf(rows, 'text').slice(5, 9)).toEqual([
+      'tpmC',
+      'New-Orders/min (paced ×0.5)',
+      'New-Orders/min (paced ×0.25)',
+      'New-Orders/min (unpaced)',
+    ]);
+    const quarter = formatComparison(rows, 'markdown')
+      .split('\n')
+      .find((l) => l.startsWith('| quarter '))!;
+    expect(quarter).toMatch(/\| - \| - \| 1,200 \| - \|/);
   });
 
   it('a table of paced and unpaced rows gives each kind its own column', () => {
@@ -314,7 +336,9 @@ describe('what the New-Order rate is called', () => {
     const rows = [row('odd', 1, 1, 100, 'r', { conditions: at(0, true) })];
     expect(formatComparison(rows, 'text').split('\n')[1]).toMatch(/completed, non-standard mix$/);
     expect(formatComparison(rows, 'markdown').split('\n')[2]).toMatch(/\| completed, non-standard mix \|$/);
-    expect(formatComparison(rows, 'csv').split('\n')[1]).toMatch(/,non-standard,completed,r$/);
+    expect(formatComparison(rows, 'csv').split('\n')[1]).toMatch(
+      /,non-standard,"New-Orders\/min \(unpaced, non-standard mix\)",completed,r$/,
+    );
   });
 
   it("reads each row's conditions from its own report: steps, sweep values and targets", () => {

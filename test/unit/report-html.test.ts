@@ -187,6 +187,9 @@ describe('HTML report cards', () => {
       value: '8,903',
     });
     expect(value(summaryCards(summary, { thinkScale: 1 }, transactions), 'tpmC')?.label).toBe('tpmC');
+    expect(value(summaryCards(summary, { thinkScale: 0.25 }, transactions), 'tpmC')?.label).toBe(
+      'New-Orders/min (paced ×0.25)',
+    );
     expect(unpaced.map((c) => c.value)).toEqual([
       '343.22',
       '8,903',

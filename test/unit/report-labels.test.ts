@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatRunHeader, formatRunSummary, formatTargetsTable } from '../../src/report/run-summary.js';
-import { formatRunList } from '../../src/report/run-list.js';
+import { formatRunList, runListJson } from '../../src/report/run-list.js';
 import { formatScaling } from '../../src/report/scaling.js';
 import type { RunRecord } from '../../src/results/store.js';
 import type { AggregateSummary } from '../../src/run/aggregate.js';
@@ -22,6 +22,15 @@ describe('the run summary', () => {
     const line = rateLine(asReport({ thinkScale: 0 }));
     expect(line).toMatch(/^ {2}New-Orders\/min \(unpaced\) 53,679 {3}NOPM/);
     expect(line).not.toContain('tpmC');
+  });
+
+  it('calls a run at a scaled think time paced, at that scale: neither tpmC nor unpaced', () => {
+    const line = rateLine(asReport({ thinkScale: 0.25 }));
+    expect(line).toMatch(/^ {2}New-Orders\/min \(paced ×0\.25\) 53,679 {3}NOPM/);
+    expect(line).not.toMatch(/tpmC|unpaced/);
+    expect(rateLine(asReport({ thinkScale: 0.25, nonstandardMix: true }))).toMatch(
+      /^ {2}New-Orders\/min \(paced ×0\.25, non-standard mix\) 53,679/,
+    );
   });
 
   it('marks a non-standard mix in the header, the status line and the rate', () => {
@@ -47,6 +56,7 @@ describe('the run summary', () => {
       formatTargetsTable([asReport(f), asReport(f)], sum as unknown as AggregateSummary).split('\n')[1]!;
     expect(table({ thinkScale: 0 })).toMatch(/^target\s+TPS\s+New-Orders\/min \(unpaced\)\s+NOPM/);
     expect(table({ thinkScale: 1 })).toMatch(/^target\s+TPS\s+tpmC\s+NOPM/);
+    expect(table({ thinkScale: 0.25 })).toMatch(/^target\s+TPS\s+New-Orders\/min \(paced ×0\.25\)\s+NOPM/);
   });
 });
 
@@ -64,6 +74,9 @@ describe('steps and sweep tables', () => {
       /^users\s+TPS\s+avg response ms\s+device MB\/s\s+device latency ms\s+tpmC\s/,
     );
     expect(formatScaling('users', [row('1', { thinkScale: 0.25 })]).split('\n')[0]).toMatch(
+      /\s+device latency ms\s+New-Orders\/min \(paced ×0\.25\)\s+p90 ms/,
+    );
+    expect(formatScaling('users', [row('1', { thinkScale: 0 })]).split('\n')[0]).toMatch(
       /\s+device latency ms\s+New-Orders\/min \(unpaced\)\s+p90 ms/,
     );
     expect(
@@ -129,7 +142,26 @@ describe('the results list', () => {
     ]);
   });
 
-  it('has no tpmC column when no run is paced', () => {
+  it('has no tpmC column when no run is paced as the spec says', () => {
     expect(formatRunList([record('run-b', { thinkScale: 0.25 })]).split('\n')[0]).not.toContain('tpmC');
+  });
+
+  it('gives a run at a scaled think time its own column and JSON label, not the unpaced one', () => {
+    const runs = [
+      record('run-a', { target: 'unpaced', thinkScale: 0, tpmC: 53679 }),
+      record('run-b', { target: 'quarter', thinkScale: 0.25, tpmC: 1200 }),
+    ];
+    const cells = formatRunList(runs)
+      .split('\n')
+      .map((l) => l.split(/\s{2,}/));
+    expect(cells[0]!.slice(5, 7)).toEqual(['New-Orders/min (paced ×0.25)', 'New-Orders/min (unpaced)']);
+    expect(cells.slice(1).map((c) => [c[2], ...c.slice(5, 7)])).toEqual([
+      ['unpaced', '-', '53,679'],
+      ['quarter', '1,200', '-'],
+    ]);
+    expect(runListJson(runs).map((r) => (r as { newOrderRateLabel: string }).newOrderRateLabel)).toEqual([
+      'New-Orders/min (unpaced)',
+      'New-Orders/min (paced ×0.25)',
+    ]);
   });
 });

@@ -3,6 +3,8 @@ import { UsageError } from '../errors.js';
 import { compareRuns, formatComparison, SORT_KEYS, type SortKey } from '../report/compare.js';
 import { costRows, formatCostTable, parseCosts } from '../report/cost.js';
 import { TABLE_FORMATS } from '../report/table.js';
+import { formatRepeat } from '../report/repeat-table.js';
+import { readRepeatFile } from '../results/repeat-file.js';
 import { collectRuns } from '../results/store.js';
 import { parseWithOperands } from './positionals.js';
 
@@ -16,7 +18,8 @@ The New-Order rate is headed tpmC only for runs at think-scale 1 with a standard
 is headed New-Orders/min (unpaced) at think-scale 0, (paced ×0.25) at a scaled think time, or
 (non-standard mix). Completed runs are ranked first, the
 others after them. A warning on stderr names each of warehouses, terminals, think-scale, mode,
-workload, window and mix that differs between the rows.
+workload, window and mix that differs between the rows. A repeated run (--repeat) gives a row
+per repetition; named by its directory, its figures over the repetitions follow (mean ± 95% CI).
   --format F     text (default), markdown or csv (raw figures, fixed columns: tpmC only where it
                  is tpmC, New-Orders/min always and what it is, the device columns and each direction's IOPS,
                  MB/s and latency, think-scale, mix, status, run)
@@ -53,6 +56,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
 
   if (costs === undefined) {
     console.log(formatComparison(comparison.rows, format));
+    if (format === 'text') await printRepeats(positionals);
     return 0;
   }
   const cost = costRows(comparison.rows, costs);
@@ -60,6 +64,15 @@ export async function compareCommand(argv: string[]): Promise<number> {
   if (format !== 'csv') console.log(formatComparison(comparison.rows, format) + '\n');
   console.log(formatCostTable(cost.rows, format));
   return 0;
+}
+
+/** A repeated run (--repeat) named by its parent directory: its figures over the repetitions, mean ± CI. */
+async function printRepeats(args: readonly string[]): Promise<void> {
+  for (const arg of args) {
+    const file = await readRepeatFile(arg);
+    if (file !== undefined)
+      console.log(`\n${arg} (${file.of} --repeat ${file.requested}), ${formatRepeat(file)}`);
+  }
 }
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {

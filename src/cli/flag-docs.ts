@@ -125,6 +125,12 @@ export const FLAG_DOCS: Readonly<Record<string, FlagDoc>> = {
   ),
   'max-errors': wholeNumber('fail the run (exit 1) with more than N failed transactions', 0),
   'max-error-rate': percentage('fail the run (exit 1) when more than this percentage of transactions failed'),
+  repeat: wholeNumber(
+    'measure this many times (each with its own warm-up), kept as rep-1..rep-N beside repeat.json: every figure as mean ± 95% interval over them',
+    1,
+    1000,
+  ),
+  reload: onOff('load the database again (same scale, same seed) before each repetition, or before the run'),
   users: {
     description: 'steps: the terminal counts, one measurement each, e.g. [1, 20, 50, 100]',
     schema: {

@@ -13,6 +13,16 @@ import type { OptionValues, Workload } from '../workloads/workload.js';
 import { parseIntFlag, type OptionalValues } from './args.js';
 import { metricsEndpoint, type MetricsEndpoint } from './monitor-flags.js';
 import {
+  measuredEntry,
+  parseRepeatFlags,
+  refuseRepeatWith,
+  reloadTarget,
+  REPEAT_FLAGS,
+  REPEAT_HELP,
+  repetitionOptions,
+  runRepeated,
+} from './repeat-flags.js';
+import {
   exitCodeOf,
   newRun,
   progressListener,
@@ -61,6 +71,7 @@ ${WORKLOAD_HELP}
   --json FILE        write the run report as JSON
   --precondition DUR a phase before warm-up whose figures are kept but not scored
   --check            run \`txbench check\` after the run; exit 1 if it fails
+${REPEAT_HELP}
   --db URL / --data-dir DIR [--label NAME]   the target, as for \`txbench load\`; give several
                      (each with its own --label) to drive them at the same moment and add them up
 Watching the storage (each run samples its disks, host and database every second):
@@ -119,6 +130,7 @@ export const RUN_FLAGS = {
   'txn-timeout': { type: 'string' },
   'max-errors': { type: 'string' },
   'max-error-rate': { type: 'string' },
+  ...REPEAT_FLAGS,
 } as const;
 
 /** `--dashboard` alone serves on any free port (as `--dashboard 0`). */
@@ -249,15 +261,34 @@ export async function runCommand(argv: string[]): Promise<number> {
   const who = shard ? `shard ${shard.index}/${shard.count}: ` : '';
   const ready = startGate(startAt, who);
   const list = targetOptionsFrom(argv);
+  const repeat = parseRepeatFlags(values);
+  refuseRepeatWith(repeat, list.length, shard !== undefined);
   const out = typeof values.out === 'string' ? values.out : 'results';
   const json = typeof values.json === 'string' ? values.json : undefined;
   return withRunSession(options, list, out, async (targets) => {
-    const runDir = await RunDirectory.create(out, new Date(), targets.length === 1 ? 'run' : 'targets');
-    const reports =
-      targets.length === 1
-        ? [await runOne(targets[0]!, options, runDir, json, ready)]
-        : await runMany(targets, options, runDir, json, ready);
-    const code = exitCodeOf(reports);
+    let code: number;
+    if (repeat.count !== undefined) {
+      const target = targets[0]!;
+      code = await runRepeated(
+        { of: 'run', flags: { ...repeat, count: repeat.count }, resultsDir: out, json, target, options },
+        async (dir, index) => {
+          const report = await runOne(target, repetitionOptions(options, index), dir, undefined, ready);
+          return {
+            reports: [report],
+            entries: [measuredEntry(target.spec.label, report)],
+            status: report.status,
+          };
+        },
+      );
+    } else {
+      if (repeat.reload) for (const t of targets) await reloadTarget(t, options);
+      const runDir = await RunDirectory.create(out, new Date(), targets.length === 1 ? 'run' : 'targets');
+      const reports =
+        targets.length === 1
+          ? [await runOne(targets[0]!, options, runDir, json, ready)]
+          : await runMany(targets, options, runDir, json, ready);
+      code = exitCodeOf(reports);
+    }
     if (code !== ExitCode.ok || !values.check) return code;
     let failed = false;
     for (const t of targets) {

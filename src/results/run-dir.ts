@@ -92,11 +92,17 @@ export class RunDirectory {
   /**
    * Creates `parent/run-YYYYMMDD-HHMMSS` (with a suffix if that exists) and marks it running by this
    * process: a run killed outright leaves that mark, which `txbench results` reads as crashed.
+   * `name` gives the directory's name instead (a repetition's `rep-2`); it must not exist yet.
    */
-  static async create(parent: string, startedAt: Date, kind: RunKind = 'run'): Promise<RunDirectory> {
+  static async create(
+    parent: string,
+    startedAt: Date,
+    kind: RunKind = 'run',
+    name?: string,
+  ): Promise<RunDirectory> {
     const stamp = startedAt.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
     for (let n = 0; ; n++) {
-      const dir = path.resolve(parent, `run-${stamp}${n ? `-${n}` : ''}`);
+      const dir = path.resolve(parent, name ?? `run-${stamp}${n ? `-${n}` : ''}`);
       try {
         await mkdir(path.dirname(dir), { recursive: true });
         await mkdir(dir);
@@ -110,7 +116,7 @@ export class RunDirectory {
         await runDir.writeRun(runDir.runningRecord);
         return runDir;
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || name !== undefined) throw err;
       }
     }
   }

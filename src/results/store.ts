@@ -16,6 +16,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { summaryFromIntervals, type CrashedSummary } from './crashed.js';
+import { REPEAT_FILE } from './repeat-file.js';
 import { RUN_KINDS, RUN_SCHEMA_VERSION, type RunKind } from './run-dir.js';
 
 const latencySchema = z.object({ avg: z.number(), p90: z.number(), p99: z.number() }).passthrough();
@@ -242,6 +243,13 @@ export async function listRuns(dir: string): Promise<RunListing> {
     const file = path.join(runDir, RUN_FILE);
     if (!(await isFile(file))) {
       const names = await readdir(runDir).catch(() => [] as string[]);
+      // A repeated run (--repeat): its repetitions are runs of this results directory too.
+      if (names.includes(REPEAT_FILE)) {
+        const repetitions = await listRuns(runDir);
+        runs.push(...repetitions.runs);
+        warnings.push(...repetitions.warnings);
+        continue;
+      }
       if (names.includes('intervals.ndjson')) {
         warnings.push(`${runDir}: no ${RUN_FILE} (the run ended before writing it); skipped`);
       }

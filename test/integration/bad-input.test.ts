@@ -185,6 +185,14 @@ const CASES: Case[] = [
   ['load --warehouses -1', () => ['load', '--db', empty, '--warehouses', '-1'], 2, /--warehouses/],
   ['load --jobs 0', () => ['load', '--db', empty, '--warehouses', '1', '--jobs', '0'], 2, /--jobs/],
   ['load over a loaded database', () => ['load', '--db', loaded, '--warehouses', '1'], 2, /drop|--replace/],
+  ['run --repeat 0', () => ['run', '--db', loaded, '--repeat', '0'], 2, /--repeat must be a whole number/],
+  ['run --repeat x', () => ['run', '--db', loaded, '--repeat', 'x'], 2, /--repeat must be a whole number/],
+  [
+    'steps --repeat with several targets',
+    () => ['steps', '--db', loaded, '--db', loaded, '--users', '1', '--repeat', '2'],
+    2,
+    /one target/,
+  ],
   ['steps without --users', () => ['steps', '--db', loaded], 2, /--users/],
   [
     'steps with --users that are not numbers',

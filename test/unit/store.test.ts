@@ -34,6 +34,21 @@ async function rejection(p: Promise<unknown>): Promise<UsageError> {
 }
 
 describe('listRuns', () => {
+  it('lists the repetitions of a repeated run (a directory with repeat.json) among the runs', async () => {
+    const parent = path.join(dir, 'run-rep');
+    await writeRun(parent, 'rep-1', runJson({ target: 'r', startedAt: '2024-01-01T00:00:00.000Z' }));
+    await writeRun(parent, 'rep-2', runJson({ target: 'r', startedAt: '2024-01-02T00:00:00.000Z' }));
+    await writeFile(path.join(parent, 'repeat.json'), '{}');
+    await writeRun(dir, 'run-a', runJson({ target: 'a', startedAt: '2024-01-03T00:00:00.000Z' }));
+    const { runs, warnings } = await listRuns(dir);
+    expect(warnings).toEqual([]);
+    expect(runs.map((r) => r.path)).toEqual([
+      path.join(dir, 'run-a'),
+      path.join(parent, 'rep-2'),
+      path.join(parent, 'rep-1'),
+    ]);
+  });
+
   it('lists every readable run newest first, with id, label, status, tags and summary', async () => {
     await writeRun(dir, 'run-a', runJson({ target: 'old', startedAt: '2024-01-01T00:00:00.000Z', tps: 10 }));
     await writeRun(

@@ -1,5 +1,6 @@
 /** What every live capture takes and gives. */
 import type { CaptureCounts } from './format.js';
+import type { Restored } from './restore-record.js';
 
 export interface LiveCaptureOptions {
   durationMs: number;
@@ -13,4 +14,6 @@ export interface LiveCaptureResult {
   interrupted: boolean;
   /** The server settings the window changed (all restored). */
   changed: string[];
+  /** What an earlier, killed capture had left changed, put back before this one began. */
+  restoredEarlier?: Restored | undefined;
 }

@@ -1,6 +1,6 @@
 import { parseDurationMs } from '../config/duration.js';
 import { ExitCode, UsageError } from '../errors.js';
-import { captureLive } from '../capture/live.js';
+import { captureLive, restoreLive } from '../capture/live.js';
 import { captureFromLogs } from '../capture/postgres/from-logs.js';
 import { formatCaptureCounts } from '../report/capture-summary.js';
 import { TARGET_OPTIONS } from './args.js';
@@ -9,6 +9,7 @@ import { withTarget } from './target.js';
 
 export const CAPTURE_HELP = `txbench capture --from-log FILE... --out WORKLOAD
 txbench capture [--db URL | --data-dir DIR] --duration DUR --out WORKLOAD
+txbench capture --restore [--db URL | --data-dir DIR]
 
 Captures a workload into a workload file (NDJSON, gzip when WORKLOAD ends in .gz; see
 docs/workload-file.md) for \`txbench replay\`.
@@ -19,13 +20,20 @@ docs/workload-file.md) for \`txbench replay\`.
                        logging_collector on), MySQL/MariaDB (general log to a table, durations from
                        performance_schema where it is on) or SQL Server (an Extended Events
                        session); the embedded server when neither is given. The settings changed
-                       for the window are restored afterwards, also on Ctrl-C and errors
+                       for the window are restored afterwards, also on Ctrl-C and errors.
+                       Before changing any, what they were is written to a record in the state
+                       directory ($TXBENCH_STATE_DIR, else $XDG_STATE_HOME/txbench, else
+                       ~/.local/state/txbench); if the capture is killed, the next capture of
+                       that server puts them back first
+  --restore            put back what a killed capture left changed on this server (by its
+                       record), and nothing else
   --duration DUR       how long to capture live (30s, 5m, 1h)
   --out WORKLOAD       the workload file to write
   --redact-literals    replace literals and parameters with typed placeholders (?int, ?str…): the
                        file keeps the workload's shape and timing but none of its data
 Exit codes: 0 ok, 2 bad usage, a log in another format, or settings the user may not change
-(nothing left changed), 3 database unreachable, 130 interrupted (what was captured is written).`;
+(nothing left changed), 3 database unreachable or a setting that could not be put back (the
+record is kept: run --restore again), 130 interrupted (what was captured is written).`;
 
 export const CAPTURE_FLAGS = {
   ...TARGET_OPTIONS,
@@ -33,6 +41,7 @@ export const CAPTURE_FLAGS = {
   duration: { type: 'string', short: 'd' },
   out: { type: 'string', short: 'o' },
   'redact-literals': { type: 'boolean' },
+  restore: { type: 'boolean' },
 } as const;
 
 export async function captureCommand(argv: string[]): Promise<number> {
@@ -40,6 +49,27 @@ export async function captureCommand(argv: string[]): Promise<number> {
   if (values.help) {
     console.log(CAPTURE_HELP);
     return ExitCode.ok;
+  }
+  if (values.restore) {
+    if (
+      values.out !== undefined ||
+      values.duration !== undefined ||
+      values['from-log'] ||
+      positionals.length > 0
+    ) {
+      throw new UsageError(
+        '--restore only puts settings back; drop --out, --duration, --from-log and log files',
+      );
+    }
+    return withTarget(values, { create: false }, async (target) => {
+      const restored = await restoreLive(target.url);
+      console.error(
+        restored.record === undefined
+          ? `nothing to restore on ${target.spec.label}: no capture left a setting changed there`
+          : `restored ${restored.what.join(', ')} on ${target.spec.label}, left changed by a capture (pid ${restored.record.pid}) started ${restored.record.startedAt}`,
+      );
+      return ExitCode.ok;
+    });
   }
   const out = values.out;
   if (out === undefined) throw new UsageError('--out WORKLOAD is required: the workload file to write');
@@ -72,6 +102,12 @@ export async function captureCommand(argv: string[]): Promise<number> {
     try {
       console.error(`capturing from ${target.spec.label} for ${values.duration} (Ctrl-C ends it early)`);
       const result = await captureLive(target.url, out, { durationMs, redact, signal: abort.signal });
+      const earlier = result.restoredEarlier;
+      if (earlier?.record !== undefined) {
+        console.error(
+          `first restored ${earlier.what.join(', ')}, left changed by a capture (pid ${earlier.record.pid}) started ${earlier.record.startedAt}`,
+        );
+      }
       if (result.changed.length > 0) console.error(`restored ${result.changed.join(', ')}`);
       console.log(formatCaptureCounts(result.counts, out));
       return result.interrupted ? ExitCode.interrupted : ExitCode.ok;

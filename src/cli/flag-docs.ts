@@ -166,6 +166,9 @@ export const FLAG_DOCS: Readonly<Record<string, FlagDoc>> = {
   cost: text('compare/report: the drive-cost YAML file'),
   'from-log': onOff('capture: read PostgreSQL log files (given as operands) instead of a live server'),
   'redact-literals': onOff('capture: replace literals and parameters with typed placeholders'),
+  restore: onOff(
+    'capture: put back what a killed live capture left changed on this server, and nothing else',
+  ),
   speed: {
     description: 'replay: X times as fast (default 1); max = no waits',
     schema: {

@@ -11,6 +11,14 @@ import { CaptureBuilder } from '../builder.js';
 import { WorkloadWriter } from '../file-io.js';
 import type { LiveCaptureOptions, LiveCaptureResult } from '../live-types.js';
 import {
+  removeRecord,
+  restoringAfter,
+  restorePending,
+  saveRecord,
+  type Restored,
+  type UndoStep,
+} from '../restore-record.js';
+import {
   GeneralLogParser,
   parseEventTime,
   type GeneralLogRow,
@@ -26,96 +34,147 @@ export async function captureMysqlLive(
 ): Promise<LiveCaptureResult> {
   // One connection: connection_id() names the capture's own, left out of the workload.
   const { pool: conn } = await connectChecked(url, 1);
-  const undo: { what: string; sql: string }[] = [];
+  const undo: UndoStep[] = [];
+  let server: string | undefined;
   const restore = async (): Promise<void> => {
     while (undo.length > 0) {
       const step = undo.pop()!;
       await conn.query(step.sql);
     }
+    if (server !== undefined) await removeRecord(server);
   };
   const changed: string[] = [];
-  try {
-    const [[vars]] = (await conn.query(
-      `select @@global.general_log as general_log, @@global.log_output as log_output, @@version as version, connection_id() as me`,
-    )) as [Row[], unknown];
-    const me = Number(vars!.me);
-    const perfSchema = await performanceSchemaOn(conn);
-    try {
-      if (perfSchema) {
-        const [rows] = (await conn.query(
-          `select enabled from performance_schema.setup_consumers where name = 'events_statements_history_long'`,
-        )) as [Row[], unknown];
-        // Each undo step is recorded once its change is made: a change refused leaves nothing to undo.
-        if (rows[0]?.enabled !== 'YES') {
-          await conn.query(
-            `update performance_schema.setup_consumers set enabled = 'YES' where name = 'events_statements_history_long'`,
-          );
-          undo.push({
-            what: 'events_statements_history_long',
-            sql: `update performance_schema.setup_consumers set enabled = 'NO' where name = 'events_statements_history_long'`,
-          });
-          changed.push('performance_schema consumer events_statements_history_long');
-        }
-      }
+  return restoringAfter(
+    async () => {
+      server = await serverIdentity(conn);
+      // Before reading the settings: a killed capture's changes are not the server's own values.
+      const restoredEarlier = await restorePending(server, (q) => conn.query(q));
+      const [[vars]] = (await conn.query(
+        `select @@global.general_log as general_log, @@global.log_output as log_output, @@version as version, connection_id() as me`,
+      )) as [Row[], unknown];
+      const me = Number(vars!.me);
+      const perfSchema = await performanceSchemaOn(conn);
+      const [consumers] = perfSchema
+        ? ((await conn.query(
+            `select enabled from performance_schema.setup_consumers where name = 'events_statements_history_long'`,
+          )) as [Row[], unknown])
+        : [[]];
       const outputs = String(vars!.log_output).split(',');
-      if (!outputs.includes('TABLE')) {
-        await conn.query(
-          `set global log_output = '${[...outputs.filter((o) => o !== 'NONE'), 'TABLE'].join(',')}'`,
-        );
-        undo.push({ what: 'log_output', sql: `set global log_output = '${String(vars!.log_output)}'` });
-        changed.push('log_output');
+      // Every step that puts a setting back, on disk before the first change (see restore-record.ts).
+      const planned: UndoStep[] = [
+        ...(Number(vars!.general_log) !== 1
+          ? [{ what: 'general_log', sql: 'set global general_log = 0' }]
+          : []),
+        ...(!outputs.includes('TABLE')
+          ? [{ what: 'log_output', sql: `set global log_output = '${String(vars!.log_output)}'` }]
+          : []),
+        ...(perfSchema && consumers[0]?.enabled !== 'YES'
+          ? [
+              {
+                what: 'events_statements_history_long',
+                sql: `update performance_schema.setup_consumers set enabled = 'NO' where name = 'events_statements_history_long'`,
+              },
+            ]
+          : []),
+      ];
+      if (planned.length > 0) await saveRecord(server, url, planned);
+      try {
+        if (perfSchema) {
+          const rows = consumers;
+          // Each undo step is recorded once its change is made: a change refused leaves nothing to undo.
+          if (rows[0]?.enabled !== 'YES') {
+            await conn.query(
+              `update performance_schema.setup_consumers set enabled = 'YES' where name = 'events_statements_history_long'`,
+            );
+            undo.push({
+              what: 'events_statements_history_long',
+              sql: `update performance_schema.setup_consumers set enabled = 'NO' where name = 'events_statements_history_long'`,
+            });
+            changed.push('performance_schema consumer events_statements_history_long');
+          }
+        }
+        if (!outputs.includes('TABLE')) {
+          await conn.query(
+            `set global log_output = '${[...outputs.filter((o) => o !== 'NONE'), 'TABLE'].join(',')}'`,
+          );
+          undo.push({ what: 'log_output', sql: `set global log_output = '${String(vars!.log_output)}'` });
+          changed.push('log_output');
+        }
+        if (Number(vars!.general_log) !== 1) {
+          await conn.query('set global general_log = 1');
+          undo.push({ what: 'general_log', sql: 'set global general_log = 0' });
+          changed.push('general_log');
+        }
+      } catch (err) {
+        await restore();
+        throw permissionProblem(err);
       }
-      if (Number(vars!.general_log) !== 1) {
-        await conn.query('set global general_log = 1');
-        undo.push({ what: 'general_log', sql: 'set global general_log = 0' });
-        changed.push('general_log');
-      }
-    } catch (err) {
+      const [[now]] = (await conn.query(`select now(6) as t`)) as [Row[], unknown];
+      const start = String(now!.t);
+      const timings = new Map<string, StatementEventRow>();
+      const poll = perfSchema ? () => readStatementEvents(conn, me, timings) : () => Promise.resolve();
+      const interrupted = await pollFor(options.durationMs, options.signal, poll);
+      await poll();
+      const [[endRow]] = (await conn.query(`select now(6) as t`)) as [Row[], unknown];
       await restore();
-      throw permissionProblem(err);
-    }
-    const [[now]] = (await conn.query(`select now(6) as t`)) as [Row[], unknown];
-    const start = String(now!.t);
-    const timings = new Map<string, StatementEventRow>();
-    const poll = perfSchema ? () => readStatementEvents(conn, me, timings) : () => Promise.resolve();
-    const interrupted = await pollFor(options.durationMs, options.signal, poll);
-    await poll();
-    const [[endRow]] = (await conn.query(`select now(6) as t`)) as [Row[], unknown];
-    await restore();
-    const [rows] = (await conn.query(
-      `select date_format(event_time, '%Y-%m-%d %H:%i:%s.%f') as event_time, user_host, thread_id, command_type,
+      const [rows] = (await conn.query(
+        `select date_format(event_time, '%Y-%m-%d %H:%i:%s.%f') as event_time, user_host, thread_id, command_type,
               convert(argument using utf8mb4) as argument
        from mysql.general_log where event_time >= ? and event_time <= ? and thread_id <> ? order by event_time`,
-      [start, String(endRow!.t), me],
-    )) as [Row[], unknown];
-    const parser = new GeneralLogParser([...timings.values()]);
-    const writer = await WorkloadWriter.create(out);
-    const builder = new CaptureBuilder(writer, {
-      kind: 'mysql',
-      from: 'general_log',
-      redact: options.redact,
-      serverVersion: String(vars!.version),
-      captureStartMs: parseEventTime(start),
-    });
-    try {
-      for (const r of rows) {
-        const row: GeneralLogRow = {
-          eventTime: String(r.event_time),
-          userHost: String(r.user_host),
-          threadId: Number(r.thread_id),
-          commandType: String(r.command_type),
-          argument: String(r.argument ?? ''),
-        };
-        for (const event of parser.feed(row)) await builder.add(event);
+        [start, String(endRow!.t), me],
+      )) as [Row[], unknown];
+      const parser = new GeneralLogParser([...timings.values()]);
+      const writer = await WorkloadWriter.create(out);
+      const builder = new CaptureBuilder(writer, {
+        kind: 'mysql',
+        from: 'general_log',
+        redact: options.redact,
+        serverVersion: String(vars!.version),
+        captureStartMs: parseEventTime(start),
+      });
+      try {
+        for (const r of rows) {
+          const row: GeneralLogRow = {
+            eventTime: String(r.event_time),
+            userHost: String(r.user_host),
+            threadId: Number(r.thread_id),
+            commandType: String(r.command_type),
+            argument: String(r.argument ?? ''),
+          };
+          for (const event of parser.feed(row)) await builder.add(event);
+        }
+        builder.counts.otherRecords = parser.counts.otherRecords;
+        return { counts: await builder.finish(), interrupted, changed, restoredEarlier };
+      } catch (err) {
+        await writer.abandon();
+        throw err;
       }
-      builder.counts.otherRecords = parser.counts.otherRecords;
-      return { counts: await builder.finish(), interrupted, changed };
-    } catch (err) {
-      await writer.abandon();
-      throw err;
-    }
+    },
+    restore,
+    () => conn.end(),
+  );
+}
+
+/** The server as it knows itself: MySQL's server_uuid, or MariaDB's host name, port and data directory. */
+async function serverIdentity(conn: Pool): Promise<string> {
+  const uuid = await conn
+    .query(`select @@global.server_uuid as id`)
+    .then(([rows]) => String((rows as Row[])[0]?.id ?? ''))
+    .catch(() => '');
+  if (uuid !== '') return `mysql ${uuid}`;
+  const [rows] = (await conn.query(`select @@hostname as host, @@port as port, @@datadir as dir`)) as [
+    Row[],
+    unknown,
+  ];
+  return `mysql ${String(rows[0]?.host)}:${String(rows[0]?.port)} ${String(rows[0]?.dir)}`;
+}
+
+/** Puts back what a killed capture left changed on this server (`txbench capture --restore`). */
+export async function restoreMysql(url: string): Promise<Restored> {
+  const { pool: conn } = await connectChecked(url, 1);
+  try {
+    return await restorePending(await serverIdentity(conn), (q) => conn.query(q));
   } finally {
-    await restore().catch(() => undefined);
     await conn.end().catch(() => undefined);
   }
 }

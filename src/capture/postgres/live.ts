@@ -14,6 +14,14 @@ import { connectChecked } from '../../dialects/postgres/connect.js';
 import { DatabaseError, UsageError, errorMessage } from '../../errors.js';
 import type { CaptureCounts } from '../format.js';
 import { captureFromLogs } from './from-logs.js';
+import {
+  removeRecord,
+  restoringAfter,
+  restorePending,
+  saveRecord,
+  type Restored,
+  type UndoStep,
+} from '../restore-record.js';
 
 /** The capture's own connection, whose statements are left out of the workload. */
 export const CAPTURE_APPLICATION = 'txbench capture';
@@ -30,6 +38,8 @@ export interface LiveCaptureResult {
   interrupted: boolean;
   /** The settings changed for the window, all restored. */
   changed: string[];
+  /** What an earlier, killed capture had left changed, put back before this one began. */
+  restoredEarlier: Restored;
 }
 
 /** What the window needs, given the settings now in force. */
@@ -56,59 +66,93 @@ export async function capturePostgresLive(
 ): Promise<LiveCaptureResult> {
   const sql = await connectChecked(withApplication(url), { max: 1 });
   const changed: SavedSetting[] = [];
+  let server: string | undefined;
   let restored = false;
   const restore = async (): Promise<void> => {
     if (restored) return;
     restored = true;
     await restoreSettings(sql, changed);
+    if (server !== undefined) await removeRecord(server);
   };
-  try {
-    const current = await currentSettings(sql);
-    if (current.logging_collector !== 'on') {
-      throw new UsageError(
-        'this server does not run the logging collector (logging_collector = off), which only a restart turns on; set it on and restart, or capture --from-log from your own csvlog/jsonlog files',
-      );
-    }
-    const altered = await alteredSettings(sql);
-    const wanted = settingsForCapture(current);
-    try {
-      for (const [name, value] of Object.entries(wanted)) {
-        if (current[name] === value) continue;
-        await sql.unsafe(`alter system set ${name} = '${value.replace(/'/g, "''")}'`);
-        // Recorded once made: a refused change leaves nothing to restore (and no failing restore).
-        changed.push({ name, altered: altered[name] });
+  return restoringAfter(
+    async () => {
+      server = await serverIdentity(sql);
+      // Before reading the settings: a killed capture's changes are not the server's own values.
+      const restoredEarlier = await restorePending(server, (q) => sql.unsafe(q));
+      const current = await currentSettings(sql);
+      if (current.logging_collector !== 'on') {
+        throw new UsageError(
+          'this server does not run the logging collector (logging_collector = off), which only a restart turns on; set it on and restart, or capture --from-log from your own csvlog/jsonlog files',
+        );
       }
-      await sql`select pg_reload_conf()`;
-    } catch (err) {
+      const altered = await alteredSettings(sql);
+      const wanted = settingsForCapture(current);
+      const toChange = Object.keys(wanted).filter((name) => current[name] !== wanted[name]);
+      await saveRecord(server, url, [
+        ...toChange.map((name) => undoStep({ name, altered: altered[name] })),
+        { what: 'configuration reload', sql: 'select pg_reload_conf()' },
+      ]);
+      try {
+        for (const [name, value] of Object.entries(wanted)) {
+          if (current[name] === value) continue;
+          await sql.unsafe(`alter system set ${name} = '${value.replace(/'/g, "''")}'`);
+          // Recorded once made: a refused change leaves nothing to restore (and no failing restore).
+          changed.push({ name, altered: altered[name] });
+        }
+        await sql`select pg_reload_conf()`;
+      } catch (err) {
+        await restore();
+        throw permissionProblem(err, Object.keys(wanted));
+      }
+      const file = await currentCsvLog(sql);
+      const startMs = await serverNowMs(sql);
+      const startSize = await fileSize(sql, file);
+      const interrupted = await waitFor(options.durationMs, options.signal);
+      const endMs = await serverNowMs(sql);
       await restore();
-      throw permissionProblem(err, Object.keys(wanted));
-    }
-    const file = await currentCsvLog(sql);
-    const startMs = await serverNowMs(sql);
-    const startSize = await fileSize(sql, file);
-    const interrupted = await waitFor(options.durationMs, options.signal);
-    const endMs = await serverNowMs(sql);
-    await restore();
-    const files = await logFilesSince(sql, file, startMs);
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'txbench-capture-'));
-    try {
-      const local = path.join(dir, 'window.csv');
-      await writeFile(local, '');
-      for (const f of files) await copyLog(sql, f, f === file ? startSize : 0, local);
-      const counts = await captureFromLogs([local], out, {
-        redact: options.redact,
-        captureStartMs: startMs,
-        sinceMs: startMs,
-        untilMs: endMs,
-        skipApplication: CAPTURE_APPLICATION,
-        serverVersion: current.server_version,
-      });
-      return { counts, interrupted, changed: changed.map((c) => c.name) };
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+      const files = await logFilesSince(sql, file, startMs);
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'txbench-capture-'));
+      try {
+        const local = path.join(dir, 'window.csv');
+        await writeFile(local, '');
+        for (const f of files) await copyLog(sql, f, f === file ? startSize : 0, local);
+        const counts = await captureFromLogs([local], out, {
+          redact: options.redact,
+          captureStartMs: startMs,
+          sinceMs: startMs,
+          untilMs: endMs,
+          skipApplication: CAPTURE_APPLICATION,
+          serverVersion: current.server_version,
+        });
+        return { counts, interrupted, changed: changed.map((c) => c.name), restoredEarlier };
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    restore,
+    () => sql.end({ timeout: 5 }),
+  );
+}
+
+/**
+ * The cluster as the server knows itself (its system identifier, data directory and port), not
+ * by URL: two URLs reaching one server find one record.
+ */
+export async function serverIdentity(sql: postgres.Sql): Promise<string> {
+  const [row] = await sql<{ id: string; dir: string; port: string }[]>`
+    select system_identifier::text as id, current_setting('data_directory') as dir,
+           current_setting('port') as port
+    from pg_control_system()`;
+  return `postgres ${row!.id} ${row!.dir}:${row!.port}`;
+}
+
+/** Puts back what a killed capture left changed on this server (`txbench capture --restore`). */
+export async function restorePostgres(url: string): Promise<Restored> {
+  const sql = await connectChecked(withApplication(url), { max: 1 });
+  try {
+    const server = await serverIdentity(sql);
+    return await restorePending(server, (q) => sql.unsafe(q));
   } finally {
-    await restore().catch(() => undefined);
     await sql.end({ timeout: 5 }).catch(() => undefined);
   }
 }
@@ -138,15 +182,19 @@ async function alteredSettings(sql: postgres.Sql): Promise<Record<string, string
   }
 }
 
-async function restoreSettings(sql: postgres.Sql, changed: readonly SavedSetting[]): Promise<void> {
-  if (changed.length === 0) return;
-  for (const s of changed) {
-    await sql.unsafe(
+function undoStep(s: SavedSetting): UndoStep {
+  return {
+    what: s.name,
+    sql:
       s.altered === undefined
         ? `alter system reset ${s.name}`
         : `alter system set ${s.name} = '${s.altered.replace(/'/g, "''")}'`,
-    );
-  }
+  };
+}
+
+async function restoreSettings(sql: postgres.Sql, changed: readonly SavedSetting[]): Promise<void> {
+  if (changed.length === 0) return;
+  for (const s of changed) await sql.unsafe(undoStep(s).sql);
   await sql`select pg_reload_conf()`;
 }
 
@@ -162,7 +210,9 @@ function permissionProblem(err: unknown, names: readonly string[]): Error {
 
 /** The csvlog file the collector writes now; it opens one shortly after csvlog is switched on. */
 async function currentCsvLog(sql: postgres.Sql): Promise<string> {
-  for (let i = 0; i < 100; i++) {
+  // Up to 30 s: a busy server's collector, reloaded twice in a row (a killed capture's settings
+  // put back, then this one's), can take seconds to open it.
+  for (let i = 0; i < 600; i++) {
     const [row] = await sql<{ f: string | null }[]>`select pg_current_logfile('csvlog') as f`;
     if (row?.f) return row.f;
     await new Promise((r) => setTimeout(r, 50));

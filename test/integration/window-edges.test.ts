@@ -97,6 +97,24 @@ describe('the measured window and its intervals', () => {
     expect(m.run.windowEdges!.dueBefore).toBeGreaterThan(0);
   }, 180_000);
 
+  it('over two worker threads the merged intervals add up to the merged window too', async () => {
+    const m = await measure([
+      '--duration',
+      '5s',
+      '--interval',
+      '2s',
+      '--think-scale',
+      '0',
+      '--workers',
+      '2',
+      '--out',
+      'r-workers',
+    ]);
+    expect(m.run.config.workers).toBe(2);
+    expectIntervalsAddUp(m);
+    expect(m.run.windowEdges!.dueBefore).toBeGreaterThan(0);
+  }, 180_000);
+
   it('a run paced at a scaled think time: the intervals add up, and the rate says how it was paced', async () => {
     const m = await measure([
       '--duration',

@@ -105,6 +105,20 @@ export interface DrainReport {
   terminals?: number[] | undefined;
 }
 
+/**
+ * Transactions that straddle an edge of the measured window. The window counts a transaction due
+ * at or after it opened that ended (committed, rolled back or failed) before it closed: response
+ * time runs from the due time, so one due in the warm-up has part of its time there, and one still
+ * running at the close has no end inside the window. Neither is in the window's figures nor in its
+ * intervals; both are counted here so they stay in sight.
+ */
+export interface WindowEdges {
+  /** Due before the window opened (in the warm-up) and ended inside it. */
+  dueBefore: number;
+  /** Still running when the window closed and ended during the drain. */
+  drained: number;
+}
+
 /** How many abandoned terminals the drain report names. */
 const DRAIN_NAMED_TERMINALS = 50;
 
@@ -156,6 +170,8 @@ export interface EngineResult<C extends Counters> {
    */
   lateness: Histogram;
   drain: DrainReport;
+  /** What ended across the window's edges, counted apart from it. */
+  edges: WindowEdges;
   /** Each stretch from a transaction failing for a lost or unanswering database to one succeeding again. */
   outages: Outage[];
   failure?: string | undefined;
@@ -247,6 +263,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
   private queuedAtClose = 0;
   private oldestQueuedDue = Infinity;
   private drain: DrainReport | undefined;
+  private readonly edges: WindowEdges = { dueBefore: 0, drained: 0 };
 
   constructor(
     private readonly config: EngineConfig,
@@ -371,7 +388,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     // Intervals restart with the window, so none straddles warm-up and measurement.
     // One clock reading for both edges: the measured intervals add up to exactly the window.
     const now = performance.now();
-    if (this.config.warmupMs > 0) this.emitInterval(now);
+    if (this.config.warmupMs > 0) this.emitInterval(now, true);
     else this.lastIntervalAt = now;
     this.restartIntervals();
     this.windowStart = now;
@@ -391,7 +408,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     this.accepting = false;
     this.status = status;
     this.windowEnd = performance.now();
-    this.emitInterval(this.windowEnd);
+    this.emitInterval(this.windowEnd, true);
     this.restartIntervals();
     if (this.phaseTimer) clearTimeout(this.phaseTimer);
     if (this.timer) clearTimeout(this.timer);
@@ -482,6 +499,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
       counters: this.counters,
       lateness: this.lateness,
       drain: this.drain ?? this.drainReport(),
+      edges: { ...this.edges },
       outages: this.outages?.outages(performance.now()) ?? [],
       failure: this.failure,
     };
@@ -621,9 +639,24 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
         .then(this.slotDone[slot], this.slotFailed[slot]);
   }
 
-  /** Whether a transaction due at `due` and finished at `now` belongs to the measured window. */
-  private inWindow(due: number, now: number): boolean {
-    return due >= this.windowStart && now <= this.windowEnd;
+  /**
+   * Notes a transaction due at `due` ending now, and says whether the window counts it: due at or
+   * after it opened, ending while it is open (the phase says so exactly: the window closes between
+   * two callbacks, never during one). One that does not is tallied in `edges` when it straddles an
+   * edge; one due in the warm-up and ending in the window stays out of the measured intervals too,
+   * so that they add up to the window.
+   */
+  private noteEnding(due: number): boolean {
+    if (this.phase === 'measure') {
+      if (due >= this.windowStart) return true;
+      this.edges.dueBefore++;
+    } else if (this.phase === 'drain' && this.windowStart !== Infinity) this.edges.drained++;
+    return false;
+  }
+
+  /** An ending outside the window goes in the interval of its phase, except one due before the window. */
+  private inInterval(counted: boolean): boolean {
+    return counted || this.phase !== 'measure';
   }
 
   private complete(slot: number, retries: number): void {
@@ -633,11 +666,14 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     const type = this.typeOf[id]!;
     const us = (now - due) * 1000;
     if (this.outages!.open) this.outages!.success(now);
-    const iv = this.intervalStats[type]!;
-    iv.count++;
-    iv.retries += retries;
-    recordUs(iv.histogram, us);
-    if (this.inWindow(due, now)) {
+    const counted = this.noteEnding(due);
+    if (this.inInterval(counted)) {
+      const iv = this.intervalStats[type]!;
+      iv.count++;
+      iv.retries += retries;
+      recordUs(iv.histogram, us);
+    }
+    if (counted) {
       const w = this.window[type]!;
       w.count++;
       w.retries += retries;
@@ -655,10 +691,13 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     const cls = err instanceof RetriesExhaustedError ? err.errorClass : this.executor.classify(err);
     const retries = err instanceof RetriesExhaustedError ? err.retries : 0;
     const type = this.typeOf[id]!;
-    this.intervalStats[type]!.errors++;
-    this.intervalErrors[cls]++;
+    const counted = this.noteEnding(this.dueAt[id]!);
+    if (this.inInterval(counted)) {
+      this.intervalStats[type]!.errors++;
+      this.intervalErrors[cls]++;
+    }
     this.outages!.failure(now, cls);
-    if (this.inWindow(this.dueAt[id]!, now)) {
+    if (counted) {
       const w = this.window[type]!;
       w.errors++;
       w.retries += retries;
@@ -700,10 +739,15 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     this.intervalTimer = setInterval(() => this.emitInterval(), this.config.intervalMs);
   }
 
-  private emitInterval(now = performance.now()): void {
+  /**
+   * Ends the current interval at `now`. A sliver under a millisecond with nothing in it is left to
+   * the next interval, except at an edge of the window (`edge`): there it is emitted, so that the
+   * measured intervals cover exactly the window.
+   */
+  private emitInterval(now = performance.now(), edge = false): void {
     const seconds = (now - this.lastIntervalAt) / 1000;
     const counted = this.intervalStats.some((s) => s.count > 0 || s.errors > 0);
-    if (seconds <= 0 || (seconds < 0.001 && !counted)) return;
+    if (seconds <= 0 || (seconds < 0.001 && !counted && !edge)) return;
     this.lastIntervalAt = now;
     // A few percentile reads per type per interval, from the histogram the interval keeps anyway.
     const perType = this.intervalStats.map((s) => intervalTypeStats(s.count, s.errors, s.histogram));

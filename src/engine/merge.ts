@@ -172,6 +172,10 @@ export function mergeResults<C extends Counters>(
     ),
     lateness,
     drain: mergeDrain(parts.map((p) => p.drain)),
+    edges: {
+      dueBefore: parts.reduce((a, p) => a + p.edges.dueBefore, 0),
+      drained: parts.reduce((a, p) => a + p.edges.drained, 0),
+    },
     outages: mergeOutages(parts.map((p, i) => ({ outages: p.outages, offsetS: outageOffsetsS[i] ?? 0 }))),
     failure: parts.find((p) => p.failure !== undefined)?.failure,
   };

@@ -1,6 +1,6 @@
 import { formatDuration } from '../config/duration.js';
 import type { AggregateSummary } from '../run/aggregate.js';
-import type { DrainReport } from '../engine/engine.js';
+import type { DrainReport, WindowEdges } from '../engine/engine.js';
 import type { ClientCpu } from '../metrics/client-cpu.js';
 import { formatDevice } from '../run/environment.js';
 import type { IntervalRecord, RunConfig, RunReport } from '../run/workload-run.js';
@@ -92,6 +92,8 @@ export function formatRunSummary(r: RunReport): string {
     if (typeof t.rollbacks === 'number')
       lines.push(`  (${t.name} count includes ${n0(t.rollbacks)} rolled back by design)`);
   }
+  // Reports written before the edges were recorded, and merges of shards, have none.
+  if (r.windowEdges !== undefined) lines.push(`  ${windowEdgesLine(r.windowEdges)}`);
   if (r.audit.checks.length > 0) {
     lines.push('');
     lines.push(`  ${typeof r.audit.title === 'string' ? r.audit.title : 'audit'}:`);
@@ -150,6 +152,17 @@ export function formatRunSummary(r: RunReport): string {
 
 const cpuText = (cpu: ClientCpu): string =>
   `${cpu.coresUsed.toFixed(2)} cores, ${cpu.usPerTransaction.toFixed(0)} µs CPU per transaction`;
+
+/**
+ * What the counts above leave out, so that it stays in sight: transactions due in the warm-up that
+ * ended in the window, and those still running at its close that ended in the drain.
+ */
+export function windowEdgesLine(e: WindowEdges): string {
+  return (
+    `not counted: ${n0(e.dueBefore)} due in the warm-up that ended in the window, ` +
+    `${n0(e.drained)} drained after the window (still running at its close)`
+  );
+}
 
 /** One line on what the drain left unfinished, for the report and stderr. */
 export function drainWarning(d: DrainReport): string {

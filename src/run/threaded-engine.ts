@@ -228,6 +228,8 @@ interface Pending {
   /** The phase the interval it cuts belongs to. */
   phase: Phase;
   atMs: number;
+  /** It opens or closes the window: the interval it cuts is emitted however short. */
+  edge: boolean;
   acks: number;
 }
 
@@ -336,7 +338,7 @@ export class ThreadedEngine<C extends Counters> extends EventEmitter<EngineEvent
 
   private command(message: Extract<ToRunWorker, { seq: number }>, phase: Phase, atMs: number): void {
     message.seq = ++this.seq;
-    this.pending.push({ seq: message.seq, phase, atMs, acks: 0 });
+    this.pending.push({ seq: message.seq, phase, atMs, acks: 0, edge: message.type !== 'tick' });
     this.pool.send(message);
   }
 
@@ -359,7 +361,7 @@ export class ThreadedEngine<C extends Counters> extends EventEmitter<EngineEvent
         if (p !== undefined && ++p.acks === this.pool.size) {
           // Each worker acknowledges in order, so commands complete in order: p is the oldest.
           this.pending.splice(this.pending.indexOf(p), 1);
-          this.emitMerged(p.atMs, p.phase);
+          this.emitMerged(p.atMs, p.phase, p.edge);
         }
         break;
       }
@@ -382,10 +384,11 @@ export class ThreadedEngine<C extends Counters> extends EventEmitter<EngineEvent
     this.reject?.(err);
   }
 
-  private emitMerged(atMs: number, phase: Phase): void {
+  /** As one engine's intervals: a sliver with nothing in it is skipped, except at the window's edges. */
+  private emitMerged(atMs: number, phase: Phase, edge = false): void {
     const seconds = (atMs - this.lastIntervalAt) / 1000;
     const counted = this.parts.some((p) => p.perType.some((t) => t.count > 0 || t.errors > 0));
-    if (seconds <= 0 || (seconds < 0.001 && !counted)) return;
+    if (seconds <= 0 || (seconds < 0.001 && !counted && !edge)) return;
     this.lastIntervalAt = atMs;
     const merged = mergeIntervalParts(this.parts, this.config.transactions.length);
     this.parts = [];

@@ -11,6 +11,7 @@ import { dialectFor } from '../dialects/for-url.js';
 import { deckFromPercentages } from '../engine/deck.js';
 import {
   type DrainReport,
+  type WindowEdges,
   type EngineResult,
   type IntervalStats,
   type IntervalTypeStats,
@@ -265,6 +266,8 @@ export interface RunReport {
   summary: RunSummary;
   /** What was still queued or running when the measured window closed and never finished. */
   drain: DrainReport;
+  /** What ended across the window's edges, counted apart from it (absent in a merge of shards). */
+  windowEdges?: WindowEdges | undefined;
   /** Stretches when the database was lost or did not answer, from warm-up to the end of the drain. */
   outages: Outage[];
   /** How faults were handled (--on-error, --txn-timeout) and what was done about them. */
@@ -440,6 +443,7 @@ export class WorkloadRun {
         ...(precondition ? { precondition } : {}),
         summary,
         drain: result.drain,
+        windowEdges: result.edges,
         outages: result.outages,
         faults: this.faultsReport(result, drive.faults()),
         transactions: this.typeSummaries(result, prepared),

@@ -182,6 +182,7 @@ describe('mergeResults', () => {
       counters: { n: values.length },
       lateness: histogramOf(lateness),
       drain: { limitMs: 1000, queued: 1, inFlight: 0, abandoned: 1, oldestAgeMs: 5 },
+      edges: { dueBefore: 2, drained: values.length },
       outages: [],
       failure: status === 'failed' ? 'lost the database connection' : undefined,
     }) satisfies EngineResult<{ n: number }>;
@@ -201,6 +202,7 @@ describe('mergeResults', () => {
     expect(merged.counters).toEqual({ n: 5 });
     expect(merged.errorsByClass.other).toBe(2);
     expect(merged.drain.queued).toBe(2);
+    expect(merged.edges).toEqual({ dueBefore: 4, drained: 5 });
   });
 });
 

@@ -42,6 +42,7 @@ function engineResult(
     counters: { ...newTpccCounters(), ...counters },
     lateness,
     drain: { limitMs: 30_000, queued: 0, inFlight: 0, abandoned: 0, oldestAgeMs: null },
+    edges: { dueBefore: 0, drained: 0 },
     outages: [],
     failure: undefined,
   };

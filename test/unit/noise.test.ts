@@ -180,3 +180,19 @@ describe('the run summary prints each figure with its ±', () => {
     expect(text).not.toContain('too few intervals');
   });
 });
+
+describe('the HTML report', () => {
+  it('shows each headline card with its ±', async () => {
+    const { summaryCards } = await import('../../src/report/html/sections.js');
+    const s = runJson({ tps: 1638.2, avg: 12.3, p99: 45 }).summary as Record<string, unknown>;
+    s.ci95 = {
+      tps: { mean: 1638, halfWidth: 41.04, n: 9, batchSize: 1 },
+      figures: {},
+      responseMs: { avg: { mean: 12, halfWidth: 0.81, n: 9, batchSize: 1 }, p99: null },
+    };
+    const cards = Object.fromEntries(summaryCards(s, undefined, undefined).map((c) => [c.key, c.value]));
+    expect(cards.tps).toBe('1,638.20 ± 41.04');
+    expect(cards.avg).toBe('12.3 ± 0.81');
+    expect(cards.p99).toBe('45.0');
+  });
+});

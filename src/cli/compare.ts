@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { compareRuns, formatComparison, SORT_KEYS, type SortKey } from '../report/compare.js';
+import { compareRuns, formatComparison, formatVerdicts, SORT_KEYS, type SortKey } from '../report/compare.js';
+import type { CompareRow } from '../report/compare.js';
+import type { TableFormat } from '../report/table.js';
 import { costRows, formatCostTable, parseCosts } from '../report/cost.js';
 import { TABLE_FORMATS } from '../report/table.js';
 import { formatRepeat } from '../report/repeat-table.js';
@@ -18,7 +20,13 @@ The New-Order rate is headed tpmC only for runs at think-scale 1 with a standard
 is headed New-Orders/min (unpaced) at think-scale 0, (paced ×0.25) at a scaled think time, or
 (non-standard mix). Completed runs are ranked first, the
 others after them. A warning on stderr names each of warehouses, terminals, think-scale, mode,
-workload, window and mix that differs between the rows. A repeated run (--repeat) gives a row
+workload, window and mix that differs between the rows.
+Noise: TPS, the New-Order rate, avg and p99 response time show ± their 95% confidence interval
+(from each run's own intervals, run.json summary.ci95). Each row is set against the first row
+(with the default sort, the highest TPS): the difference ± sqrt(h1² + h2²) and a verdict,
+faster, slower or "no difference detected" (a lower response time is faster; n/a for runs
+without ci95). A line over the table names the figures on which the rows differ only by noise.
+A repeated run (--repeat) gives a row
 per repetition; named by its directory, its figures over the repetitions follow (mean ± 95% CI).
   --format F     text (default), markdown or csv (raw figures, fixed columns: tpmC only where it
                  is tpmC, New-Orders/min always and what it is, the device columns and each direction's IOPS,
@@ -55,15 +63,26 @@ export async function compareCommand(argv: string[]): Promise<number> {
   if (comparison.rows.length === 0) throw new UsageError('no run with a summary to compare');
 
   if (costs === undefined) {
-    console.log(formatComparison(comparison.rows, format));
+    console.log(comparisonText(comparison.rows, format));
     if (format === 'text') await printRepeats(positionals);
     return 0;
   }
   const cost = costRows(comparison.rows, costs);
   cost.notes.forEach((n) => console.error(`txbench compare: note: ${n}`));
-  if (format !== 'csv') console.log(formatComparison(comparison.rows, format) + '\n');
+  if (format !== 'csv') console.log(comparisonText(comparison.rows, format) + '\n');
   console.log(formatCostTable(cost.rows, format));
   return 0;
+}
+
+/** The table, and in text and Markdown the noise line over it and the verdicts under it. */
+function comparisonText(rows: readonly CompareRow[], format: TableFormat): string {
+  if (format === 'csv') return formatComparison(rows, format);
+  const { over, under } = formatVerdicts(rows, format);
+  return [
+    ...(over === undefined ? [] : [over, '']),
+    formatComparison(rows, format),
+    ...(under === undefined ? [] : ['', under]),
+  ].join('\n');
 }
 
 /** A repeated run (--repeat) named by its parent directory: its figures over the repetitions, mean ± CI. */

@@ -23,6 +23,7 @@ import { countsAsTpmC, newOrderRateLabel, rateLabelsInOrder, statusWithMix } fro
 import { figuresOf } from './figures.js';
 import { millis, orNa, twoDecimals, whole } from './numbers.js';
 import { formatTable, type Column, type TableFormat } from './table.js';
+import { difference, noNoiseLine, type Difference } from './verdict.js';
 
 export type { RowConditions };
 
@@ -49,7 +50,20 @@ export interface CompareRow {
   p99Ms: number;
   /** The row's disks over its window, together; null (n/a) without device figures. */
   device: DeviceTotals | null;
+  /** The 95% half widths of the headline figures (summary.ci95); null where the run has none. */
+  noise: Record<HeadlineKey, number | null>;
 }
+
+/** The figures every comparison gives a verdict on. */
+export type HeadlineKey = 'tps' | 'tpmC' | 'avgMs' | 'p99Ms';
+
+/** Each headline figure: how the verdicts name it, and whether more of it is faster. */
+export const HEADLINE_FIGURES: readonly { key: HeadlineKey; name: string; higherIsFaster: boolean }[] = [
+  { key: 'tps', name: 'TPS', higherIsFaster: true },
+  { key: 'tpmC', name: 'New-Order rate', higherIsFaster: true },
+  { key: 'avgMs', name: 'avg response ms', higherIsFaster: false },
+  { key: 'p99Ms', name: 'p99 response ms', higherIsFaster: false },
+];
 
 /** A headline figure beside TPS and the New-Order rate, as a column shows it. */
 export interface OtherFigure {
@@ -122,6 +136,7 @@ export function rowsFromRun(run: RunRecord): CompareRow[] {
     p90Ms: s.responseMs.p90,
     p99Ms: s.responseMs.p99,
     device: deviceTotals(devices),
+    noise: noiseOf(s),
   });
   const ofEntry = (report: StoredEntryReport | undefined): [string, RowConditions] => [
     report?.status ?? run.status,
@@ -148,6 +163,112 @@ export function rowsFromRun(run: RunRecord): CompareRow[] {
   return run.summary === undefined
     ? []
     : [row(label, [label], run.summary, run.status, conditionsOf(run.config, run.workload))];
+}
+
+/** A number at `path` in an object read from a file, else null (older files have no ci95). */
+function numberAt(value: unknown, path: readonly string[]): number | null {
+  let v = value;
+  for (const key of path)
+    v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined;
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+function noiseOf(s: SummaryFigures): Record<HeadlineKey, number | null> {
+  const ci = (s as { ci95?: unknown }).ci95;
+  return {
+    tps: numberAt(ci, ['tps', 'halfWidth']),
+    tpmC: numberAt(ci, ['figures', 'tpmC', 'halfWidth']),
+    avgMs: numberAt(ci, ['responseMs', 'avg', 'halfWidth']),
+    p99Ms: numberAt(ci, ['responseMs', 'p99', 'halfWidth']),
+  };
+}
+
+/** Each row against the baseline: the difference of each headline figure, with its verdict. */
+export interface RowDifferences {
+  row: CompareRow;
+  differences: Record<HeadlineKey, Difference>;
+}
+
+/**
+ * Every row but the first against the first (the baseline): with the default sort, the highest
+ * TPS, as hyperfine compares every command with the fastest.
+ */
+export function differencesFromFirst(rows: readonly CompareRow[]): RowDifferences[] {
+  const [baseline, ...others] = rows;
+  if (baseline === undefined) return [];
+  return others.map((row) => {
+    const differences = {} as Record<HeadlineKey, Difference>;
+    for (const f of HEADLINE_FIGURES) {
+      differences[f.key] = difference(
+        { value: row[f.key], halfWidth: row.noise[f.key] },
+        { value: baseline[f.key], halfWidth: baseline.noise[f.key] },
+        f.higherIsFaster,
+      );
+    }
+    return { row, differences };
+  });
+}
+
+/**
+ * The line over the table when the rows differ only by noise on some headline figures (a figure
+ * none of the rows has, such as a sysbench run's New-Order rate, is left out); undefined otherwise.
+ */
+export function noiseSummaryLine(rows: readonly CompareRow[]): string | undefined {
+  const diffs = differencesFromFirst(rows);
+  return noNoiseLine(
+    HEADLINE_FIGURES.filter((f) => diffs.some((d) => d.differences[f.key].delta !== null)).map((f) => ({
+      name: f.name,
+      verdicts: diffs.map((d) => d.differences[f.key].verdict),
+    })),
+  );
+}
+
+/** `+12.30 ± 4.10`: a difference as the tables show it (`n/a` without one). */
+export function formatDifference(d: Difference, format: (x: number) => string): string {
+  if (d.delta === null) return 'n/a';
+  const signed = `${d.delta > 0 ? '+' : d.delta < 0 ? '−' : '±'}${format(Math.abs(d.delta))}`;
+  return d.halfWidth === null ? signed : `${signed} ± ${format(d.halfWidth)}`;
+}
+
+const FORMAT_OF: Record<HeadlineKey, (x: number) => string> = {
+  tps: twoDecimals,
+  tpmC: whole,
+  avgMs: millis,
+  p99Ms: millis,
+};
+
+/** The differences from the first row as a table: one line per row and figure. */
+const DIFFERENCE_COLUMNS: readonly Column<DifferenceLine>[] = [
+  { header: 'label', align: 'left', text: (l) => l.label },
+  { header: 'figure', align: 'left', text: (l) => l.figure },
+  { header: 'difference (95% CI)', align: 'right', text: (l) => l.difference },
+  { header: 'verdict', align: 'left', text: (l) => l.verdict },
+];
+
+export interface DifferenceLine {
+  label: string;
+  figure: string;
+  difference: string;
+  verdict: string;
+}
+
+export function differenceLines(rows: readonly CompareRow[]): DifferenceLine[] {
+  return differencesFromFirst(rows).flatMap(({ row, differences }) =>
+    HEADLINE_FIGURES.filter((f) => differences[f.key].delta !== null || row[f.key] !== null).map((f) => ({
+      label: row.label,
+      figure: f.name,
+      difference: formatDifference(differences[f.key], FORMAT_OF[f.key]),
+      verdict: differences[f.key].verdict,
+    })),
+  );
+}
+
+/** The title of the differences table: what each row was set against, and how. */
+export function differencesTitle(rows: readonly CompareRow[]): string {
+  return (
+    `Difference from the first row (${rows[0]?.label ?? ''}), with its 95% interval ` +
+    `(sqrt(h1² + h2²) of each run's batch-means half widths); "faster" for a response time is lower:`
+  );
 }
 
 /** The conditions that make rows comparable, each shown as the warning names it. */
@@ -216,14 +337,26 @@ function disambiguate(rows: CompareRow[]): CompareRow[] {
   );
 }
 
+/** A row's figure with its 95% half width, when it has one: `331.00 ± 22.66`. */
+const withHalfWidth = (r: CompareRow, key: HeadlineKey, format: (x: number) => string): string => {
+  const value = r[key];
+  const h = r.noise[key];
+  return value === null ? 'n/a' : h === null ? format(value) : `${format(value)} ± ${format(h)}`;
+};
+
 const LABEL_COLUMN: Column<CompareRow> = { header: 'label', align: 'left', text: (r) => r.label };
 const TPS_COLUMNS: readonly Column<CompareRow>[] = [
-  { header: 'TPS', align: 'right', text: (r) => twoDecimals(r.tps), csv: (r) => r.tps },
-  { header: 'avg response ms', align: 'right', text: (r) => millis(r.avgMs), csv: (r) => r.avgMs },
+  { header: 'TPS', align: 'right', text: (r) => withHalfWidth(r, 'tps', twoDecimals), csv: (r) => r.tps },
+  {
+    header: 'avg response ms',
+    align: 'right',
+    text: (r) => withHalfWidth(r, 'avgMs', millis),
+    csv: (r) => r.avgMs,
+  },
 ];
 const PERCENTILE_COLUMNS: readonly Column<CompareRow>[] = [
   { header: 'p90 ms', align: 'right', text: (r) => millis(r.p90Ms), csv: (r) => r.p90Ms },
-  { header: 'p99 ms', align: 'right', text: (r) => millis(r.p99Ms), csv: (r) => r.p99Ms },
+  { header: 'p99 ms', align: 'right', text: (r) => withHalfWidth(r, 'p99Ms', millis), csv: (r) => r.p99Ms },
 ];
 
 /**
@@ -238,7 +371,7 @@ function readableColumns(rows: readonly CompareRow[]): Column<CompareRow>[] {
     header: label,
     align: 'right',
     text: (r) =>
-      hasNewOrderRate(r) && newOrderRateLabel(r.conditions) === label ? orNa(r.tpmC, whole) : '-',
+      hasNewOrderRate(r) && newOrderRateLabel(r.conditions) === label ? withHalfWidth(r, 'tpmC', whole) : '-',
   }));
   const status: Column<CompareRow> = {
     header: 'status',
@@ -330,6 +463,37 @@ const CSV_COLUMNS: readonly Column<CompareRow>[] = [
 ];
 
 /**
+ * CSV's noise columns, after the fixed ones: each headline figure's 95% half width, and its
+ * difference from the first row with that difference's half width and the verdict (`baseline`
+ * on the first row; empty where unknown).
+ */
+function csvNoiseColumns(rows: readonly CompareRow[]): Column<CompareRow>[] {
+  const byRow = new Map(differencesFromFirst(rows).map((d) => [d.row, d.differences]));
+  const header = (f: (typeof HEADLINE_FIGURES)[number]): string =>
+    f.key === 'tpmC' ? 'New-Orders/min' : f.name;
+  return HEADLINE_FIGURES.flatMap((f): Column<CompareRow>[] => [
+    { header: `${header(f)} ±`, align: 'right', text: () => '', csv: (r) => r.noise[f.key] },
+    {
+      header: `${header(f)} difference`,
+      align: 'right',
+      text: () => '',
+      csv: (r) => byRow.get(r)?.[f.key].delta ?? null,
+    },
+    {
+      header: `${header(f)} difference ±`,
+      align: 'right',
+      text: () => '',
+      csv: (r) => byRow.get(r)?.[f.key].halfWidth ?? null,
+    },
+    {
+      header: `${header(f)} verdict`,
+      align: 'left',
+      text: (r) => byRow.get(r)?.[f.key].verdict ?? 'baseline',
+    },
+  ]);
+}
+
+/**
  * The other figures in CSV, after the fixed columns (which keep their places): one column per
  * figure among the rows, named with its unit (`QPS (queries/s)`), empty where a row lacks it.
  */
@@ -342,10 +506,34 @@ function csvFigureColumns(rows: readonly CompareRow[]): Column<CompareRow>[] {
   }));
 }
 
+/** The table (CSV: with each headline figure's ±, difference from the first row and verdict). */
 export function formatComparison(rows: readonly CompareRow[], format: TableFormat): string {
   return formatTable(
-    format === 'csv' ? [...CSV_COLUMNS, ...csvFigureColumns(rows)] : readableColumns(rows),
+    format === 'csv'
+      ? [...CSV_COLUMNS, ...csvNoiseColumns(rows), ...csvFigureColumns(rows)]
+      : readableColumns(rows),
     rows,
     format,
   );
+}
+
+/**
+ * Text and Markdown, around the table: the line over it when its rows differ only by noise, and
+ * under it the differences from the first row with their verdicts (undefined for one row).
+ */
+export function formatVerdicts(
+  rows: readonly CompareRow[],
+  format: Exclude<TableFormat, 'csv'>,
+): { over: string | undefined; under: string | undefined } {
+  const lines = differenceLines(rows);
+  if (lines.length === 0) return { over: undefined, under: undefined };
+  const noise = noiseSummaryLine(rows);
+  return {
+    over: noise === undefined ? undefined : format === 'markdown' ? `**${noise}.**` : `${noise}.`,
+    under: [
+      differencesTitle(rows),
+      ...(format === 'markdown' ? [''] : []),
+      formatTable(DIFFERENCE_COLUMNS, lines, format),
+    ].join('\n'),
+  };
 }

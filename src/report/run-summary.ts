@@ -6,6 +6,7 @@ import { formatDevice } from '../run/environment.js';
 import type { IntervalRecord, RunConfig, RunReport } from '../run/workload-run.js';
 import { figureLabel, figuresOf, typeNameOf } from './figures.js';
 import type { RateConditions } from './new-order-rate.js';
+import { noiseLegend, noiseNote, withNoise } from './noise.js';
 import { formatOutage } from './outage-line.js';
 import { formatStorage } from './storage.js';
 
@@ -44,16 +45,26 @@ export function formatRunSummary(r: RunReport): string {
   const status =
     r.status === 'completed' ? '' : ` (${r.status.toUpperCase()}${r.failure ? `: ${r.failure}` : ''})`;
   lines.push(`${r.disclaimer}`);
-  lines.push(`measured ${s.windowSeconds.toFixed(1)} s${status}${mixMark(r.config)}`);
+  const ci = s.ci95;
+  const tooFew = noiseNote(ci);
+  lines.push(
+    `measured ${s.windowSeconds.toFixed(1)} s${status}${mixMark(r.config)}${tooFew === undefined ? '' : ` ${tooFew}`}`,
+  );
   if (r.drain.inFlight > 0) lines.push(`  WARNING: ${drainWarning(r.drain)}`);
-  const figures = figuresOf(s).map((f) => `${figureLabel(f, r.config)} ${orNa(f.value, n0)}   `);
+  const figures = figuresOf(s).map(
+    (f) => `${figureLabel(f, r.config)} ${orNa(f.value, (v) => withNoise(v, ci?.figures[f.key], n0))}   `,
+  );
   const efficiency =
     s.efficiencyPct === undefined ? '' : `   efficiency ${orNa(s.efficiencyPct, (v) => `${v.toFixed(1)}%`)}`;
-  lines.push(`  ${figures.join('')}TPS ${n2(s.tps)}   TPM ${orNa(s.tpm, n0)}${efficiency}`);
+  lines.push(
+    `  ${figures.join('')}TPS ${withNoise(s.tps, ci?.tps, n2)}   TPM ${orNa(s.tpm, n0)}${efficiency}`,
+  );
   const rt = s.responseMs;
   lines.push(
-    `  response ms: avg ${ms(rt.avg)}  p50 ${ms(rt.p50)}  p90 ${ms(rt.p90)}  p95 ${ms(rt.p95)}  p99 ${ms(rt.p99)}  max ${ms(rt.max)}`,
+    `  response ms: avg ${withNoise(rt.avg, ci?.responseMs.avg, ms)}  p50 ${ms(rt.p50)}  p90 ${ms(rt.p90)}  p95 ${ms(rt.p95)}  p99 ${withNoise(rt.p99, ci?.responseMs.p99, ms)}  max ${ms(rt.max)}`,
   );
+  const legend = noiseLegend(ci);
+  if (legend !== undefined) lines.push(`  ${legend}`);
   lines.push('');
   const types = Object.values(r.transactions);
   const limits = types.some((t) => t.p90LimitMs !== undefined);
@@ -71,17 +82,18 @@ export function formatRunSummary(r: RunReport): string {
     'max',
     ...(limits ? ['90th limit'] : []),
   ];
-  const rows = types.map((t) => [
+  const keys = Object.keys(r.transactions);
+  const rows = types.map((t, i) => [
     t.name,
     n0(t.count),
     t.mixPct.toFixed(2),
     n0(t.errors),
     n0(t.retries),
-    ms(t.responseMs.avg),
+    withNoise(t.responseMs.avg, ci?.transactions[keys[i]!]?.avg, ms),
     ms(t.responseMs.p50),
     ms(t.responseMs.p90),
     ms(t.responseMs.p95),
-    ms(t.responseMs.p99),
+    withNoise(t.responseMs.p99, ci?.transactions[keys[i]!]?.p99, ms),
     ms(t.responseMs.max),
     ...(limits
       ? [t.p90LimitMs === undefined ? '' : `${t.p90Pass ? 'PASS' : 'FAIL'} (${t.p90LimitMs / 1000} s)`]

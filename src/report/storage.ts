@@ -7,6 +7,7 @@
  */
 import type { DeviceWindowFigures, HostFigures } from '../monitor/types.js';
 import type { RunSummary } from '../run/workload-run.js';
+import { withNoise, type WindowNoise } from './noise.js';
 
 /** I/Os per second: whole numbers from 10, one decimal below (a quiet disk is not 0). */
 export const iops = (x: number): string => (x >= 10 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1));
@@ -22,11 +23,15 @@ export const latency = (x: number | null): string =>
 const pct = (x: number): string => `${x.toFixed(1)}%`;
 const megabytes = (x: number): string => `${Math.round(x).toLocaleString('en-US')} MB`;
 
-export function formatDeviceLine(d: DeviceWindowFigures): string {
+/** `noise`: the run's ci95, whose per-device latencies are printed as `0.21 ± 0.02`. */
+export function formatDeviceLine(d: DeviceWindowFigures, noise?: WindowNoise): string {
+  const ci = noise?.devices.find((x) => x.name === d.name);
+  const withCi = (x: number | null, of: 'readLatencyMs' | 'writeLatencyMs'): string =>
+    x === null ? latency(x) : withNoise(x, ci?.[of], latency);
   return (
     `storage ${d.name} (${d.role}): read ${iops(d.readIops)} IOPS ${megabytesPerSecond(d.readMBps)} MB/s, ` +
     `write ${iops(d.writeIops)} IOPS ${megabytesPerSecond(d.writeMBps)} MB/s, ` +
-    `latency avg r ${latency(d.readLatencyMs)} / w ${latency(d.writeLatencyMs)} ms, ${latencyTail(d)}, ` +
+    `latency avg r ${withCi(d.readLatencyMs, 'readLatencyMs')} / w ${withCi(d.writeLatencyMs, 'writeLatencyMs')} ms, ${latencyTail(d)}, ` +
     `max ${latency(d.latencyMsMax)} ms, queue ${d.queueDepth.toFixed(1)}, busy ${d.busyPct.toFixed(0)}%`
   );
 }
@@ -64,12 +69,12 @@ export function formatHostLine(h: HostFigures): string {
  * One line per disk (or one n/a line saying why there are none), the host line when host figures
  * were read, and monitoring's notes (a missing exporter, a disk chosen for the user).
  */
-export function formatStorage(s: Pick<RunSummary, 'devices' | 'host' | 'monitor'>): string[] {
+export function formatStorage(s: Pick<RunSummary, 'devices' | 'host' | 'monitor' | 'ci95'>): string[] {
   const notes = s.monitor?.notes ?? [];
   const hasDevices = s.devices !== undefined && s.devices.length > 0;
   const lines: string[] = [];
   if (hasDevices) {
-    lines.push(...s.devices!.map(formatDeviceLine));
+    lines.push(...s.devices!.map((d) => formatDeviceLine(d, s.ci95)));
   } else {
     const why =
       s.monitor === undefined ? 'not monitored' : notes.length > 0 ? notes.join('; ') : 'no disk found';

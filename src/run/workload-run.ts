@@ -34,7 +34,8 @@ import { startTargetMonitor, type MonitoringOptions, type TargetMonitor } from '
 import type { MonitorInterval, MonitorWindow } from '../monitor/types.js';
 import { figureLabel } from '../report/figures.js';
 import type { MetricsServer } from '../report/prometheus.js';
-import { encodeHistogram, type Histogram } from '../metrics/histogram.js';
+import { encodeHistogram, latencyMs, newHistogram, type Histogram } from '../metrics/histogram.js';
+import { windowNoise, type WindowNoise } from '../metrics/window-noise.js';
 import {
   typeSummaries,
   windowSummary,
@@ -100,6 +101,8 @@ export interface RunSummary extends Omit<WindowSummary, 'tpm'> {
       }
     | undefined;
   clientCpu: ClientCpu | null;
+  /** 95% confidence intervals of the headline figures, from the window's intervals (window-noise.ts). */
+  ci95?: WindowNoise | undefined;
   /** Wall-clock edges of the measured window (ISO 8601), for lining it up with other clocks (iostat, shards). */
   windowStartedAt?: string | undefined;
   windowEndedAt?: string | undefined;
@@ -201,6 +204,8 @@ export interface IntervalRecord {
   [figure: string]: unknown;
   /** Each type's count, errors and response times (ms) over the interval, from its HDR histogram. */
   perType: Record<string, IntervalTypeStats>;
+  /** All types together over the interval (ms), for the window's confidence intervals. */
+  responseMs?: { avg: number; p99: number } | undefined;
   /** The interval's failed transactions by class, all types together. */
   errorsByClass: Record<ErrorClass, number>;
   /** What monitoring saw over the interval (absent with --no-monitor). */
@@ -668,14 +673,13 @@ export class WorkloadRun {
           : { userUs: 0, systemUs: 0 },
     );
     const { tpm, ...rest } = generic;
+    const figures = prepared.figures(measurement);
     const summary: RunSummary = {
       ...rest,
       ...prepared.summary?.(measurement),
       tpm,
       ...(serverCounter !== undefined ? { serverCounter } : {}),
-      figures: prepared
-        .figures(measurement)
-        .map((f) => (f.pacedSpec === true ? { ...f, shownAs: figureLabel(f, config) } : f)),
+      figures: figures.map((f) => (f.pacedSpec === true ? { ...f, shownAs: figureLabel(f, config) } : f)),
       ...(windowStartedAt !== undefined && windowEndedAt !== undefined
         ? { windowStartedAt: windowStartedAt.toISOString(), windowEndedAt: windowEndedAt.toISOString() }
         : {}),
@@ -693,6 +697,11 @@ export class WorkloadRun {
           : {}),
       };
     }
+    // After the monitoring figures are in (`delivered`): the device latencies are among them.
+    summary.ci95 = windowNoise(
+      intervals,
+      figures.map((f) => f.key),
+    );
     return { result, measurement, summary, intervals };
   }
 
@@ -785,6 +794,7 @@ export class WorkloadRun {
       tps: Math.round((count / stats.seconds) * 100) / 100,
       ...figures,
       perType,
+      responseMs: overallLatency(stats.histograms),
       errorsByClass: stats.errorsByClass,
     };
   }
@@ -800,6 +810,14 @@ export class WorkloadRun {
     });
     return out;
   }
+}
+
+/** All types' average and p99 over an interval, from their histograms merged. */
+function overallLatency(histograms: readonly Histogram[]): { avg: number; p99: number } {
+  const all = newHistogram();
+  for (const h of histograms) all.add(h);
+  const { avg, p99 } = latencyMs(all);
+  return { avg, p99 };
 }
 
 function toolVersion(): string {

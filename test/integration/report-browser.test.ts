@@ -57,7 +57,13 @@ function txbench(args: string[], cwd = REPO_ROOT): { status: number | null; stdo
 /** The parts of run.json and intervals.ndjson this test checks the page against. */
 interface RunJson {
   commandLine: string;
-  summary: { tps: number; tpmC: number; nopm: number; errors: number };
+  summary: {
+    tps: number;
+    tpmC: number;
+    nopm: number;
+    errors: number;
+    ci95?: { tps: { halfWidth: number | null } | null };
+  };
   transactions: Record<string, { count: number; rollbacks?: number }>;
   environment: { database: { version: string } };
   steps: unknown[];
@@ -524,7 +530,12 @@ describe('the HTML report in headless chromium', () => {
     await page.waitForSelector('[data-card="tps"]', { timeout: 60_000 });
     expect(await exited).toBe(0);
     const final = await readRunDir(out);
-    expect(await card(page, 'tps')).toEqual({ label: 'TPS', value: two(final.run.summary.tps) });
+    // With enough intervals the card carries the 95% half width of summary.ci95 beside the figure.
+    const h = final.run.summary.ci95?.tps?.halfWidth ?? null;
+    expect(await card(page, 'tps')).toEqual({
+      label: 'TPS',
+      value: h === null ? two(final.run.summary.tps) : `${two(final.run.summary.tps)} ± ${two(h)}`,
+    });
     expect(await page.locator('#txbench-data').textContent()).not.toContain('"live"');
     expect(errors).toEqual([]);
     await page.screenshot({ path: path.join(ARTIFACTS, 'dashboard-final.png'), fullPage: true });

@@ -24,6 +24,7 @@ function row(label: string, tps: number, costLabels = [label], run = `run-${labe
     p90Ms: 2,
     p99Ms: 3,
     device: null,
+    noise: { tps: null, tpmC: null, avgMs: null, p99Ms: null },
   };
 }
 

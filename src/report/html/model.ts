@@ -35,6 +35,11 @@ export interface ChartSpec {
   series: ChartSeries[];
   /** Shaded x ranges (warm-up, preconditioning). */
   bands?: { from: number; to: number; label: string }[] | undefined;
+  /**
+   * Horizontal bands: a figure's 95% confidence interval (y from `from` to `to`, on the left axis)
+   * over the measured window (x from `x0` to `x1`), behind the line of its per-interval values.
+   */
+  levels?: { from: number; to: number; x0: number; x1: number; label: string }[] | undefined;
   /** Vertical marks (the knee). */
   marks?: { x: number; label: string }[] | undefined;
 }

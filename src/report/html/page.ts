@@ -19,7 +19,17 @@ export interface ReportInput {
   title: string;
   sections: RunSection[];
   /** Rows of the comparison across runs (shown with two rows or more). */
-  comparison: { rows: CompareRow[]; chart: ChartSpec; warnings: string[] } | undefined;
+  comparison:
+    | {
+        rows: CompareRow[];
+        chart: ChartSpec;
+        warnings: string[];
+        /** The line saying on which figures the rows differ only by noise. */
+        noise?: string | undefined;
+        /** Each row against the first: the difference of each headline figure and its verdict. */
+        differences?: Table | undefined;
+      }
+    | undefined;
   cost: { rows: CostRow[]; notes: string[] } | undefined;
   /** What the runs' workloads say their figures are not (each distinct one once). */
   disclaimers: string[];
@@ -93,7 +103,13 @@ function Page(input: ReportInput): VNode {
 function Comparison(comparison: NonNullable<ReportInput['comparison']>, cost: ReportInput['cost']): VNode {
   return html`<section id="comparison">
     <h2><a href="#comparison">Comparison</a></h2>
+    ${comparison.noise === undefined ? null : html`<p class="noise"><strong>${comparison.noise}.</strong></p>`}
     ${comparison.warnings.map((w) => html`<p class="warning">${w}</p>`)} ${Chart(comparison.chart)}
+    ${
+      comparison.differences !== undefined && comparison.differences.rows.length > 0
+        ? TableView(comparison.differences)
+        : null
+    }
     ${
       cost
         ? html`<h3>Drive cost</h3>

@@ -4,7 +4,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { compareRuns } from '../compare.js';
+import { compareRuns, differenceLines, differencesTitle, noiseSummaryLine } from '../compare.js';
 import { costRows, type CostEntry } from '../cost.js';
 import { comparisonChart } from './charts.js';
 import { loadRunDir, type LoadedRun } from './load.js';
@@ -26,6 +26,12 @@ export function reportInput(runs: readonly LoadedRun[], costs?: ReadonlyMap<stri
       ? {
           rows: comparison.rows,
           warnings: comparison.warnings,
+          noise: noiseSummaryLine(comparison.rows),
+          differences: {
+            title: differencesTitle(comparison.rows),
+            columns: ['label', 'figure', 'difference (95% CI)', 'verdict'],
+            rows: differenceLines(comparison.rows).map((l) => [l.label, l.figure, l.difference, l.verdict]),
+          },
           chart: comparisonChart(
             'comparison-chart',
             comparison.rows.map((r) => ({

@@ -73,12 +73,25 @@ export function summaryCards(
     tpmC: summary.tpmC === null ? null : num(summary.tpmC),
     nopm: summary.nopm === null ? null : num(summary.nopm),
   });
+  const ci = obj(summary.ci95);
   const cards: Card[] = [
-    { key: 'tps', label: 'TPS', value: orNa(num(summary.tps), twoDecimals) },
-    ...figures.map((f) => ({ key: f.key, label: figureLabel(f, conditions), value: orNa(f.value, whole) })),
+    { key: 'tps', label: 'TPS', value: plusMinus(num(summary.tps), obj(ci?.tps), twoDecimals) },
+    ...figures.map((f) => ({
+      key: f.key,
+      label: figureLabel(f, conditions),
+      value: plusMinus(f.value ?? undefined, obj(obj(ci?.figures)?.[f.key]), whole),
+    })),
     { key: 'tpm', label: 'TPM', value: orNa(num(summary.tpm), whole) },
-    { key: 'avg', label: 'avg response ms', value: orNa(num(response?.avg), millis) },
-    { key: 'p99', label: 'p99 response ms', value: orNa(num(response?.p99), millis) },
+    {
+      key: 'avg',
+      label: 'avg response ms',
+      value: plusMinus(num(response?.avg), obj(obj(ci?.responseMs)?.avg), millis),
+    },
+    {
+      key: 'p99',
+      label: 'p99 response ms',
+      value: plusMinus(num(response?.p99), obj(obj(ci?.responseMs)?.p99), millis),
+    },
     // Only a workload that has rollbacks by design (TPC-C's New-Order) says how many.
     ...(rollbacks.length === 0
       ? []
@@ -175,6 +188,7 @@ export function runSection(loaded: LoadedRun): RunSection {
     rows: run.intervals,
   };
   const time = timeSeriesCharts(anchor, timeSeries);
+  if (kind === 'run') addNoiseLevels(time.head, anchor, obj(summary?.ci95), run.intervals);
   // Without run.json (a live run, or one killed early) the throughput chart is there to be filled.
   if ((kind === 'run' && (run.intervals.length > 0 || run.record === undefined)) || kind === 'targets')
     charts.push(...time.head);
@@ -271,6 +285,43 @@ export function runSection(loaded: LoadedRun): RunSection {
     commandLine: str(raw?.commandLine),
     timeSeries,
   };
+}
+
+/**
+ * The 95% intervals of summary.ci95 drawn as bands over the measured window: TPS on the throughput
+ * chart, each type's p99 on its response-time chart (around the mean of the intervals' values, the
+ * line the band sits behind). Runs without ci95, or with too few intervals, get none.
+ */
+function addNoiseLevels(
+  charts: ChartSpec[],
+  anchor: string,
+  ci95: Json | undefined,
+  intervals: readonly { atS: number; seconds: number; phase: string }[],
+): void {
+  const measured = intervals.filter((r) => r.phase === 'measure');
+  if (ci95 === undefined || measured.length === 0) return;
+  const x0 = measured[0]!.atS - measured[0]!.seconds;
+  const x1 = measured[measured.length - 1]!.atS;
+  const level = (ci: Json | undefined, what: string): NonNullable<ChartSpec['levels']> => {
+    const mean = num(ci?.mean);
+    const h = num(ci?.halfWidth);
+    if (mean === undefined || h === undefined) return [];
+    return [{ from: mean - h, to: mean + h, x0, x1, label: `${what} 95% CI (batch means)` }];
+  };
+  for (const chart of charts) {
+    if (chart.id === `${anchor}-tps`) chart.levels = level(obj(ci95.tps), 'TPS');
+    const type = chart.id.startsWith(`${anchor}-response-`)
+      ? chart.id.slice(`${anchor}-response-`.length)
+      : '';
+    const p99 = obj(obj(obj(ci95.transactions)?.[type])?.p99);
+    if (type !== '' && chart.series.some((s) => s.label === 'p99')) chart.levels = level(p99, 'p99');
+  }
+}
+
+/** `1,638.20 ± 41.03` from a figure and its ci95 entry; the bare figure without a half width. */
+function plusMinus(value: number | undefined, ci: Json | undefined, format: (x: number) => string): string {
+  const h = num(ci?.halfWidth);
+  return value === undefined ? 'n/a' : h === undefined ? format(value) : `${format(value)} ± ${format(h)}`;
 }
 
 function isTimeSeriesKind(kind: string): kind is TimeSeriesKind {

@@ -143,6 +143,7 @@ function options(current: { spec: ChartSpec }, width: number): uPlot.Options {
     legend: { live: true },
     hooks: {
       drawClear: [(u) => drawBands(u, current.spec)],
+      drawAxes: [(u) => drawLevels(u, current.spec)],
       draw: [(u) => drawMarks(u, current.spec, fg)],
     },
   };
@@ -165,6 +166,27 @@ function drawBands(u: uPlot, spec: ChartSpec): void {
     ctx.textAlign = 'left';
     ctx.textBaseline = 'alphabetic';
     ctx.fillText(band.label, left + 4 * devicePixelRatio, u.bbox.top + 14 * devicePixelRatio);
+    ctx.restore();
+  }
+}
+
+/** Confidence intervals as shaded horizontal bands over the measured window, named at their right end. */
+function drawLevels(u: uPlot, spec: ChartSpec): void {
+  const ctx = u.ctx;
+  for (const level of spec.levels ?? []) {
+    const left = Math.max(u.bbox.left, u.valToPos(level.x0, 'x', true));
+    const right = Math.min(u.bbox.left + u.bbox.width, u.valToPos(level.x1, 'x', true));
+    const top = Math.max(u.bbox.top, u.valToPos(level.to, 'y', true));
+    const bottom = Math.min(u.bbox.top + u.bbox.height, u.valToPos(level.from, 'y', true));
+    if (right <= left || bottom <= top) continue;
+    ctx.save();
+    ctx.fillStyle = 'rgba(9, 105, 218, 0.15)';
+    ctx.fillRect(left, top, right - left, Math.max(devicePixelRatio, bottom - top));
+    ctx.fillStyle = cssVar('--muted', '#57606a');
+    ctx.font = `${12 * devicePixelRatio}px system-ui, sans-serif`;
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'bottom';
+    ctx.fillText(level.label, right - 4 * devicePixelRatio, top - 2 * devicePixelRatio);
     ctx.restore();
   }
 }

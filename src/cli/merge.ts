@@ -14,12 +14,15 @@ and errors added, response times from the shards' histograms added together, int
 wall-clock time, NOPM and TPM read once from shard 1's database counters (they count every
 shard's work), the audit recomputed from every shard's tallies.
   --out DIR        results directory for the merged run directory (default results)
-  --allow-partial  merge even with shards missing or whose window does not overlap the others'
-                   (the merged run is marked partial); refused otherwise
+  --allow-partial  merge even with shards missing, whose window does not overlap the others' or
+                   whose histograms are missing or do not hold every transaction they counted
+                   (their counts added, response times from the other shards); the merged run
+                   is marked partial (run.json summary.partial, every report); refused otherwise
   --json FILE      also write the merged report as JSON
 DIR is a shard's run directory or its run.json. Shards that drove several --db targets are merged
 per target, then added up as \`txbench run\` adds several targets.
-Exit codes: 0 ok; 2 bad usage, shards of different runs, a missing or out-of-line shard.`;
+Exit codes: 0 ok; 2 bad usage, shards of different runs, a missing or out-of-line shard, a
+shard without readable histograms.`;
 
 export const MERGE_FLAGS = {
   out: { type: 'string' },
@@ -37,12 +40,8 @@ export async function mergeCommand(argv: string[]): Promise<number> {
     throw new UsageError('give the shards’ run directories, e.g. txbench merge shard-*/run-* --out merged');
   const files = await Promise.all(positionals.map(readShardFile));
   const merged = await mergeShardFiles(files, values['allow-partial'] === true);
-  const { set } = merged;
-  if (!set.complete) {
-    console.error(
-      `txbench merge: partial run:${set.missing.length > 0 ? ` shards ${set.missing.join(', ')} missing;` : ''}${set.outOfLine.length > 0 ? ` shards ${set.outOfLine.join(', ')} out of line;` : ''} merged with --allow-partial`,
-    );
-  }
+  if (merged.partial !== undefined)
+    console.error(`txbench merge: partial run: ${merged.partial}; merged with --allow-partial`);
   const out = values.out ?? 'results';
   if (merged.kind === 'targets') {
     const runDir = await RunDirectory.create(out, new Date(String(merged.content.startedAt)), 'targets');

@@ -34,14 +34,14 @@ export function mergeIntervalParts(
   const histograms = Array.from({ length: types }, () => newHistogram());
   const counts = new Array<number>(types).fill(0);
   const errors = new Array<number>(types).fill(0);
-  for (const part of parts) {
+  parts.forEach((part, i) => {
     for (let t = 0; t < types; t++) {
-      counts[t]! += part.perType[t]?.count ?? 0;
+      const count = part.perType[t]?.count ?? 0;
+      counts[t]! += count;
       errors[t]! += part.perType[t]?.errors ?? 0;
-      const h = part.histograms[t];
-      if (h !== undefined && h.totalCount > 0) histograms[t]!.add(h);
+      addSlice(histograms[t]!, part.histograms[t], count, i, t);
     }
-  }
+  });
   return {
     perType: histograms.map((h, t) => intervalTypeStats(counts[t]!, errors[t]!, h)),
     histograms,
@@ -67,16 +67,38 @@ export function sumCounters<C extends Counters>(list: readonly C[], zero: C): C 
 export function mergeTypeStats(lists: readonly (readonly TypeStats[])[], types: number): TypeStats[] {
   return Array.from({ length: types }, (_, t) => {
     const merged: TypeStats = { count: 0, errors: 0, retries: 0, histogram: newHistogram() };
-    for (const list of lists) {
+    lists.forEach((list, i) => {
       const s = list[t];
-      if (s === undefined) continue;
+      if (s === undefined) return;
       merged.count += s.count;
       merged.errors += s.errors;
       merged.retries += s.retries;
-      if (s.histogram.totalCount > 0) merged.histogram.add(s.histogram);
-    }
+      addSlice(merged.histogram, s.histogram, s.count, i, t);
+    });
     return merged;
   });
+}
+
+/**
+ * Adds one slice's histogram of one type into the merged one. A slice's histogram holds one
+ * response time per transaction it counted; one that does not (missing, or another total) would
+ * keep the slice's counts in the merged figures and leave its response times out of the merged
+ * percentiles, silently: that is a broken slice, and the merge fails on it instead.
+ */
+function addSlice(
+  into: Histogram,
+  h: Histogram | undefined,
+  count: number,
+  slice: number,
+  type: number,
+): void {
+  const held = h?.totalCount ?? 0;
+  if (held !== count) {
+    throw new Error(
+      `slice ${slice + 1}'s histogram of transaction type ${type + 1} holds ${held} response times for ${count} transactions; its response times would drop out of the merged percentiles`,
+    );
+  }
+  if (held > 0) into.add(h!);
 }
 
 /** What the drains of every slice left behind, together. */

@@ -2,7 +2,8 @@
  * Runs a replay's items on the target: one connection per captured session, opened at its
  * connect item and closed at its disconnect, each statement as it was sent (prepared where the
  * capture used a named prepared statement, with its parameters). A statement that failed in the
- * capture and fails again is as captured, not an error; one that fails only now is. Never retried.
+ * capture and fails again is as captured, not an error; one that fails only now is, and one that
+ * failed in the capture and succeeds now is counted apart (a divergence too). Never retried.
  */
 import type { ErrorClass, Executor, TerminalContext } from '../engine/types.js';
 import { CONNECT, DISCONNECT, type ReplayScript } from './plan.js';
@@ -37,6 +38,11 @@ export interface ReplayDriver {
 
 export class ReplayExecutor implements Executor<ReplayCounters> {
   readonly connections: number;
+  /**
+   * The whole replay's tallies, warm-up and drain included: the fidelity report compares them
+   * with the whole capture, as it does the statements (the engine's counters are the window's).
+   */
+  readonly replayed: ReplayCounters = newReplayCounters();
   private readonly conns: (SessionConnection | undefined)[];
   private readonly inTx: Uint8Array;
 
@@ -76,18 +82,23 @@ export class ReplayExecutor implements Executor<ReplayCounters> {
       this.inTx[id] = 0;
       counters.transactions = 1;
     } else if (this.inTx[id] === 0) counters.transactions = 1;
-    const conn = this.conns[id] ?? (this.conns[id] = await this.driver.open());
     try {
-      await conn.run(st.sql, st.params, st.prepared === true);
-    } catch (err) {
-      if (st.outcome === 'error') {
-        counters.expectedErrors = 1;
-        return 0;
+      const conn = this.conns[id] ?? (this.conns[id] = await this.driver.open());
+      try {
+        await conn.run(st.sql, st.params, st.prepared === true);
+      } catch (err) {
+        if (st.outcome === 'error') {
+          counters.expectedErrors = 1;
+          return 0;
+        }
+        throw err;
       }
-      throw err;
+      if (st.outcome === 'error') counters.unexpectedSuccesses = 1;
+      return 0;
+    } finally {
+      // Once the statement has ended, as the engine counts it: one abandoned in the drain is neither.
+      for (const k of Object.keys(this.replayed) as (keyof ReplayCounters)[]) this.replayed[k] += counters[k];
     }
-    if (st.outcome === 'error') counters.unexpectedSuccesses = 1;
-    return 0;
   }
 
   classify(err: unknown): ErrorClass {

@@ -162,10 +162,13 @@ export class ReplayRun {
       statements: {
         captured: plan.statements,
         replayed: replayedOk + replayedErrors,
-        asCaptured: replayedOk,
+        // A statement that failed in the capture and succeeds now completed, but not as captured.
+        asCaptured: replayedOk - executor.replayed.unexpectedSuccesses,
         unexpectedErrors: replayedErrors,
+        unexpectedSuccesses: executor.replayed.unexpectedSuccesses,
       },
-      transactions: { captured: plan.transactions, replayed: result.counters.transactions },
+      // Both whole, as the statements are: the capture's every transaction, the replay's warm-up included.
+      transactions: { captured: plan.transactions, replayed: executor.replayed.transactions },
       errorsByClass: result.errorsByClass,
       templates,
       throughput: throughput(plan, intervals, this.options.speed),

@@ -125,7 +125,8 @@ export function rowsFromRun(run: RunRecord): CompareRow[] {
     label: shown,
     costLabels,
     run: run.id,
-    status,
+    // A merge that lacks shards or their response times (summary.partial) says so on its row.
+    status: s.partial === undefined ? status : `${status}, partial`,
     conditions,
     tps: s.tps,
     tpmC: s.tpmC ?? null,

@@ -20,7 +20,17 @@ export interface TemplateFidelity {
 
 export interface Fidelity {
   speed: number | 'max';
-  statements: { captured: number; replayed: number; asCaptured: number; unexpectedErrors: number };
+  statements: {
+    captured: number;
+    replayed: number;
+    /** Replayed with the capture's outcome: succeeded where it succeeded, failed where it failed. */
+    asCaptured: number;
+    /** Failed now where the capture's succeeded (or did not say). */
+    unexpectedErrors: number;
+    /** Succeeded now where the capture's failed. */
+    unexpectedSuccesses: number;
+  };
+  /** Both over the whole capture and the whole replay (warm-up included), as the statements are. */
   transactions: { captured: number; replayed: number };
   sessions: number;
   /** Unexpected errors (the capture's own failures excluded) per statement replayed, percent. */
@@ -53,12 +63,22 @@ export function assessFidelity(input: FidelityInput): Fidelity {
     `${pct(statements.captured > 0 ? (100 * statements.asCaptured) / statements.captured : 100)} of ${int(statements.captured)} statements replayed as captured`,
     `error rate ${pct(errorRatePct)}${input.maxErrorRatePct === null ? '' : ` (max ${pct(input.maxErrorRatePct)})`}`,
     countMismatches === 0 ? 'every template count equal' : `${countMismatches} templates with other counts`,
+    statements.unexpectedSuccesses > 0
+      ? `${int(statements.unexpectedSuccesses)} statements that failed in the capture succeeded`
+      : '',
     missing > 0 ? `${int(missing)} statements not replayed` : '',
+    input.transactions.replayed !== input.transactions.captured
+      ? `${int(input.transactions.replayed)} of ${int(input.transactions.captured)} transactions replayed`
+      : '',
     input.lagMs ? `lag p99 ${input.lagMs.p99.toFixed(1)} ms` : 'no schedule (--speed max)',
   ].filter((p) => p !== '');
   const word = !pass
     ? 'FAILED'
-    : countMismatches === 0 && missing === 0 && errorRatePct === 0
+    : countMismatches === 0 &&
+        missing === 0 &&
+        errorRatePct === 0 &&
+        statements.unexpectedSuccesses === 0 &&
+        input.transactions.replayed === input.transactions.captured
       ? 'FAITHFUL'
       : 'DIVERGED';
   return { ...input, errorRatePct, countMismatches, pass, verdict: `${word}: ${parts.join(', ')}` };
@@ -71,7 +91,7 @@ export function formatFidelity(f: Fidelity, maxTemplates = 15): string {
     `replay fidelity (speed ${f.speed === 'max' ? 'max' : `${f.speed}x`}, ${int(f.sessions)} sessions)`,
   );
   lines.push(
-    `  statements: captured ${int(f.statements.captured)}, replayed ${int(f.statements.replayed)}, as captured ${int(f.statements.asCaptured)}, new errors ${int(f.statements.unexpectedErrors)}`,
+    `  statements: captured ${int(f.statements.captured)}, replayed ${int(f.statements.replayed)}, as captured ${int(f.statements.asCaptured)}, new errors ${int(f.statements.unexpectedErrors)}, new successes ${int(f.statements.unexpectedSuccesses)}`,
   );
   lines.push(
     `  transactions: captured ${int(f.transactions.captured)}, replayed ${int(f.transactions.replayed)}`,

@@ -50,6 +50,7 @@ export function formatRunSummary(r: RunReport): string {
   lines.push(
     `measured ${s.windowSeconds.toFixed(1)} s${status}${mixMark(r.config)}${tooFew === undefined ? '' : ` ${tooFew}`}`,
   );
+  if (s.partial !== undefined) lines.push(`  PARTIAL: ${s.partial.reason}`);
   if (r.drain.inFlight > 0) lines.push(`  WARNING: ${drainWarning(r.drain)}`);
   const figures = figuresOf(s).map(
     (f) => `${figureLabel(f, r.config)} ${orNa(f.value, (v) => withNoise(v, ci?.figures[f.key], n0))}   `,
@@ -240,7 +241,7 @@ export function formatTargetsTable(reports: readonly RunReport[], sum: Aggregate
     ms(r.summary.responseMs.p90),
     ms(r.summary.responseMs.p99),
     n0(r.summary.errors),
-    r.status,
+    r.summary.partial === undefined ? r.status : `${r.status}, partial`,
   ]);
   rows.push([
     `all ${sum.targets} (sum)`,

@@ -35,17 +35,45 @@ export async function readShardFile(given: string): Promise<ShardFile> {
   if ((r.kind as string) === 'targets') {
     return { kind: 'targets', dir: path.resolve(dir), file: report as unknown as TargetsShardFile };
   }
-  const histograms =
+  const { histograms, unread } =
     r.histograms !== undefined && Object.keys(r.histograms).length > 0
-      ? r.histograms
-      : ((await readJson(path.join(dir, 'histograms.json'), given).catch(() => ({}))) as Record<
-          string,
-          string
-        >);
+      ? { histograms: r.histograms, unread: undefined }
+      : await readHistograms(path.join(dir, 'histograms.json'));
   return {
     kind: 'run',
-    run: { dir: path.resolve(dir), report: { ...r, status: r.status, histograms } as RunReport },
+    run: {
+      dir: path.resolve(dir),
+      report: { ...r, status: r.status, histograms } as RunReport,
+      ...(unread !== undefined ? { histogramsUnread: unread } : {}),
+    },
   };
+}
+
+/**
+ * A single run's histograms.json; what was wrong with it when it cannot be read, so that the
+ * merge names it rather than leave the shard's response times out unsaid.
+ */
+async function readHistograms(
+  file: string,
+): Promise<{ histograms: Record<string, string>; unread: string | undefined }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return {
+      histograms: {},
+      unread: code === 'ENOENT' ? 'no histograms.json' : `histograms.json unreadable (${code})`,
+    };
+  }
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return { histograms: parsed as Record<string, string>, unread: undefined };
+  } catch {
+    // Told below, as any other content that is not the histograms' object.
+  }
+  return { histograms: {}, unread: 'histograms.json is not valid JSON' };
 }
 
 async function readJson(file: string, given: string): Promise<unknown> {

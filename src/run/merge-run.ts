@@ -5,18 +5,13 @@
  * what the database counts (NOPM, TPM) is read once, from the reference shard, since its
  * readings at its window's edges already count every shard's work.
  */
-import {
-  decodeHistogram,
-  encodeHistogram,
-  latencyMs,
-  newHistogram,
-  type Histogram,
-} from '../metrics/histogram.js';
+import { encodeHistogram, latencyMs, newHistogram, type Histogram } from '../metrics/histogram.js';
 import { pct, round, type TypeSummary } from '../metrics/window-summary.js';
 import { figuresOf } from '../report/figures.js';
 import type { Counters, ErrorClass } from '../engine/types.js';
 import type { HeadlineFigure, MergedShardFigures, Workload } from '../workloads/workload.js';
-import { alignIntervals, windowOf, type ShardSetCheck } from './shard-merge.js';
+import { readShardHistograms } from './shard-histograms.js';
+import { alignIntervals, partialReason, partialShards, windowOf, type ShardSetCheck } from './shard-merge.js';
 import type { RunReport, RunSummary } from './workload-run.js';
 
 /** run.json's `config.mergedFrom`: the shards a merged run was made of. */
@@ -43,9 +38,9 @@ export function mergeShardReports(set: ShardSetCheck, workload: Workload | undef
   const ref = reports[0]!;
   const keys = Object.keys(ref.config.typeNames ?? ref.transactions);
   const histograms = new Map<string, Histogram>(keys.map((k) => [k, newHistogram()]));
-  for (const r of reports)
-    for (const [k, encoded] of Object.entries(r.histograms ?? {}))
-      histograms.get(k)?.add(decodeHistogram(encoded));
+  // Only histograms that hold every transaction their shard counted (checkShardSet named the rest).
+  for (const s of set.shards)
+    for (const [k, h] of readShardHistograms(s).histograms) histograms.get(k)?.add(h);
   const all = newHistogram();
   for (const h of histograms.values()) all.add(h);
 
@@ -118,6 +113,7 @@ export function mergeShardReports(set: ShardSetCheck, workload: Workload | undef
       summaries: reports.map((r): Readonly<Record<string, unknown>> => ({ ...r.summary })),
     }) ?? withoutWorkloadMerge(reports);
 
+  const partial = partialReason(set);
   const windows = reports.map(windowOf).filter((w) => w !== undefined);
   const lateness = reports.map((r) => r.summary.schedulerLatenessMs).filter((l) => l != null);
   const summary: RunSummary = {
@@ -153,6 +149,7 @@ export function mergeShardReports(set: ShardSetCheck, workload: Workload | undef
     ...(ref.summary.host !== undefined ? { host: ref.summary.host } : {}),
     ...(ref.summary.database !== undefined ? { database: ref.summary.database } : {}),
     ...(ref.summary.monitor !== undefined ? { monitor: ref.summary.monitor } : {}),
+    ...(partial !== undefined ? { partial: { reason: partial, shards: partialShards(set) } } : {}),
   };
 
   const errors = addRecords(reports.map((r) => r.errors)) as Record<ErrorClass, number>;

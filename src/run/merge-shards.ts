@@ -9,18 +9,22 @@ import { aggregate, type AggregateSummary } from './aggregate.js';
 import type { ShardFile } from './merge-files.js';
 import { mergeShardReports } from './merge-run.js';
 import { checkShardSet, splitByTarget, type ShardSetCheck, type ShardRun } from './shard-merge.js';
-import { GENERIC_DISCLAIMER, type RunReport } from './workload-run.js';
+import { GENERIC_DISCLAIMER, type PartialFigures, type RunReport } from './workload-run.js';
 
-export type MergedShards =
+export type MergedShards = (
   | { kind: 'run'; report: RunReport; set: ShardSetCheck }
   | {
       kind: 'targets';
       reports: RunReport[];
-      summary: AggregateSummary;
+      summary: AggregateSummary & { partial?: PartialFigures };
       /** run.json's content, as `txbench run` writes several targets. */
       content: Record<string, unknown>;
       set: ShardSetCheck;
-    };
+    }
+) & {
+  /** What the merged figures lack (merged with --allow-partial), one line; undefined when nothing. */
+  partial: string | undefined;
+};
 
 /** A user workload file may not be on this machine: its figures are then summed, unreconciled. */
 async function workloadOf(ref: string): Promise<Workload | undefined> {
@@ -44,7 +48,8 @@ export async function mergeShardFiles(
   if (several.length === 0) {
     const set = checkShardSet(runs, allowPartial);
     const workload = await workloadOf(set.shards[0]!.report.config.workload);
-    return { kind: 'run', report: mergeShardReports(set, workload), set };
+    const report = mergeShardReports(set, workload);
+    return { kind: 'run', report, set, partial: report.summary.partial?.reason };
   }
   const perTarget = splitByTarget(several).map(({ label, runs: targetRuns }) => ({
     label,
@@ -55,7 +60,18 @@ export async function mergeShardFiles(
   }));
   const workload = await workloadOf(perTarget[0]!.set.shards[0]!.report.config.workload);
   const reports = perTarget.map((t) => mergeShardReports(t.set, workload));
-  const summary = aggregate(reports, null);
+  const lacking = reports.flatMap((r) =>
+    r.summary.partial === undefined ? [] : [{ target: r.config.target, ...r.summary.partial }],
+  );
+  // The sum lacks what any target lacks.
+  const partial: PartialFigures | undefined =
+    lacking.length === 0
+      ? undefined
+      : {
+          reason: lacking.map((p) => `${p.target}: ${p.reason}`).join('; '),
+          shards: [...new Set(lacking.flatMap((p) => p.shards))].sort((a, b) => a - b),
+        };
+  const summary = { ...aggregate(reports, null), ...(partial !== undefined ? { partial } : {}) };
   const set = perTarget[0]!.set;
   const content = {
     schemaVersion: reports[0]!.schemaVersion,
@@ -79,5 +95,5 @@ export async function mergeShardFiles(
       return { label: r.config.target, summary: r.summary, report };
     }),
   };
-  return { kind: 'targets', reports, summary, content, set };
+  return { kind: 'targets', reports, summary, content, set, partial: partial?.reason };
 }

@@ -3,6 +3,7 @@
  * missing or out of line), and how their intervals line up on wall-clock time.
  */
 import { UsageError } from '../errors.js';
+import { histogramGaps, type HistogramGap } from './shard-histograms.js';
 import type { IntervalRecord, RunReport } from './workload-run.js';
 
 /** One shard's run directory as read. */
@@ -10,6 +11,8 @@ export interface ShardRun {
   /** Where it was read from (a run directory or a run.json). */
   dir: string;
   report: RunReport;
+  /** Why its histograms could not be read (histograms.json missing or not JSON), when they could not. */
+  histogramsUnread?: string | undefined;
 }
 
 export interface ShardSetCheck {
@@ -20,7 +23,9 @@ export interface ShardSetCheck {
   missing: number[];
   /** Shard numbers whose measured window does not overlap the others'. */
   outOfLine: number[];
-  /** Every shard present, all windows overlapping. */
+  /** Shards' transaction types whose response times are not in a histogram that holds them all. */
+  histogramGaps: HistogramGap[];
+  /** Every shard present, all windows overlapping, every transaction in a histogram. */
   complete: boolean;
 }
 
@@ -58,8 +63,10 @@ const overlaps = (a: { start: number; end: number }, b: { start: number; end: nu
 
 /**
  * Checks that `runs` are shards of one run: refuses (UsageError, one line) files that are not
- * shards, shards of different runs and a shard given twice; names the missing shards and those
- * whose window does not overlap the others' and refuses them too unless `allowPartial`.
+ * shards, shards of different runs and a shard given twice; names the missing shards, those
+ * whose window does not overlap the others' and those whose histograms do not hold every
+ * transaction they counted (their response times would drop out of the merged percentiles while
+ * their counts stay in), and refuses them too unless `allowPartial`.
  */
 export function checkShardSet(runs: readonly ShardRun[], allowPartial: boolean): ShardSetCheck {
   if (runs.length === 0) throw new UsageError('give the shards’ run directories to merge');
@@ -92,7 +99,8 @@ export function checkShardSet(runs: readonly ShardRun[], allowPartial: boolean):
   const count = first.report.config.shard!.count;
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
   const outOfLine = outOfLineShards(shards);
-  const complete = missing.length === 0 && outOfLine.length === 0;
+  const gaps = shards.flatMap(histogramGaps);
+  const complete = missing.length === 0 && outOfLine.length === 0 && gaps.length === 0;
   if (!complete && !allowPartial) {
     const problems = [
       ...(missing.length > 0
@@ -103,12 +111,46 @@ export function checkShardSet(runs: readonly ShardRun[], allowPartial: boolean):
             `the measured window of shard${outOfLine.length > 1 ? 's' : ''} ${outOfLine.join(', ')} does not overlap the others'`,
           ]
         : []),
+      ...(gaps.length > 0 ? [gapProblem(gaps)] : []),
     ];
     throw new UsageError(
-      `${problems.join('; ')}; give every shard's run directory, or merge what there is with --allow-partial`,
+      `${problems.join('; ')}; give every shard's run directory${gaps.length > 0 ? ' with its histograms.json' : ''}, or merge what there is with --allow-partial`,
     );
   }
-  return { shards, count, missing, outOfLine, complete };
+  return { shards, count, missing, outOfLine, histogramGaps: gaps, complete };
+}
+
+/** The first gap, named for the user: the shard, where it was read, what is wrong. */
+function gapProblem(gaps: readonly HistogramGap[]): string {
+  const g = gaps[0]!;
+  const others = new Set(gaps.map((x) => x.shard)).size - 1;
+  return `shard ${g.shard} (${g.dir}): ${g.why}, so its ${g.count} ${g.name} transactions would drop out of the merged percentiles${others > 0 ? ` (and ${others} other shard${others > 1 ? 's' : ''} likewise)` : ''}`;
+}
+
+/**
+ * What a merged run lacks, in one line (run.json's `summary.partial.reason`, the reports'
+ * marker), or undefined when it lacks nothing.
+ */
+export function partialReason(set: ShardSetCheck): string | undefined {
+  if (set.complete) return undefined;
+  const plural = (xs: readonly number[]): string => `shard${xs.length > 1 ? 's' : ''} ${xs.join(', ')}`;
+  const withoutTimes = [...new Set(set.histogramGaps.map((g) => g.shard))];
+  return [
+    ...(set.missing.length > 0 ? [`${plural(set.missing)} of ${set.count} missing`] : []),
+    ...(set.outOfLine.length > 0 ? [`${plural(set.outOfLine)} out of line`] : []),
+    ...(withoutTimes.length > 0
+      ? [
+          `${plural(withoutTimes)} without readable histograms (${set.histogramGaps[0]!.why}): response times from the other shards only, counts from all`,
+        ]
+      : []),
+  ].join('; ');
+}
+
+/** Shard numbers a merged run lacks in whole or in part. */
+export function partialShards(set: ShardSetCheck): number[] {
+  return [...new Set([...set.missing, ...set.outOfLine, ...set.histogramGaps.map((g) => g.shard)])].sort(
+    (a, b) => a - b,
+  );
 }
 
 /**

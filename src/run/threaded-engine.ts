@@ -199,7 +199,13 @@ export class RunWorkers {
       this.tallies[index] = message.tallies;
       this.counted[index] = message.result.perType.reduce((a, t) => a + t.count, 0);
     }
-    this.round?.onMessage(index, message);
+    try {
+      this.round?.onMessage(index, message);
+    } catch (err) {
+      // What a worker sent could not be merged (merge.ts refuses a slice whose histograms do not
+      // hold its transactions): the run fails with that line rather than report figures without it.
+      this.fail(err as Error);
+    }
   }
 
   private crash(index: number, reason: string): void {

@@ -106,6 +106,16 @@ export interface RunSummary extends Omit<WindowSummary, 'tpm'> {
   /** Wall-clock edges of the measured window (ISO 8601), for lining it up with other clocks (iostat, shards). */
   windowStartedAt?: string | undefined;
   windowEndedAt?: string | undefined;
+  /** A merge of shards that lacks some (`txbench merge --allow-partial`): what and which. */
+  partial?: PartialFigures | undefined;
+}
+
+/** Figures that rest on part of what was measured: the reports mark them so. */
+export interface PartialFigures {
+  /** One line: what the figures lack. */
+  reason: string;
+  /** The shards (1-based) missing, out of line or without readable histograms. */
+  shards: number[];
 }
 
 export interface RunOptions {

@@ -131,6 +131,78 @@ describe('capture and replay on PostgreSQL', () => {
     });
   }
 
+  it('a statement that failed in the capture and succeeds now diverges; transactions are counted over the whole replay, warm-up included', async () => {
+    // One session: an autocommit statement and an explicit transaction in the first second (the
+    // warm-up), then a statement the capture saw fail (its table was gone) that succeeds here, and
+    // one more: 6 statements in 4 transactions.
+    const file = path.join(dir, 'outcomes.ndjson');
+    const statement = (atMs: number, sql: string, extra: Record<string, unknown> = {}): string =>
+      JSON.stringify({ type: 'statement', session: 1, atMs, sql, durationMs: 0.1, outcome: 'ok', ...extra });
+    const records = [
+      JSON.stringify({
+        type: 'header',
+        format: 'txbench-workload',
+        version: 1,
+        source: { kind: 'postgres', from: 'csvlog' },
+        captureStart: new Date().toISOString(),
+        redacted: false,
+        tool: 'test',
+      }),
+      JSON.stringify({
+        type: 'session',
+        id: 1,
+        user: null,
+        database: null,
+        application: null,
+        startedBeforeCapture: false,
+        connectAtMs: 0,
+      }),
+      statement(0, 'select 1'),
+      statement(100, 'begin', { tx: 'begin' }),
+      statement(150, 'select 2'),
+      statement(200, 'commit', { tx: 'commit' }),
+      statement(1600, 'select 3', {
+        outcome: 'error',
+        error: { code: '42P01', message: 'relation "gone" does not exist' },
+      }),
+      statement(1700, 'select 4'),
+      JSON.stringify({ type: 'disconnect', session: 1, atMs: 1800 }),
+    ];
+    await import('node:fs/promises').then((fs) => fs.writeFile(file, records.join('\n') + '\n'));
+    const json = path.join(dir, 'outcomes.json');
+    const r = await runCli(
+      dir,
+      [
+        'replay',
+        file,
+        '--db',
+        server.url,
+        '--warmup',
+        '1s',
+        '--interval',
+        '1s',
+        '--json',
+        json,
+        '--out',
+        path.join(dir, 'results'),
+      ],
+      120_000,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^DIVERGED: .*1 statements that failed in the capture succeeded/m);
+    const f = (
+      JSON.parse(await readFile(json, 'utf8')) as {
+        fidelity: Fidelity & {
+          statements: { unexpectedSuccesses: number };
+          transactions: { captured: number; replayed: number };
+          verdict: string;
+        };
+      }
+    ).fidelity;
+    expect(f.statements).toMatchObject({ captured: 6, replayed: 6, asCaptured: 5, unexpectedSuccesses: 1 });
+    expect(f.transactions).toEqual({ captured: 4, replayed: 4 });
+  }, 180_000);
+
   it('a redacted workload is refused for replay with one line, exit 2', async () => {
     const log = path.join(dir, 'redacted.ndjson');
     await import('node:fs/promises').then((fs) =>

@@ -6,7 +6,7 @@
  * refused, and merged with --allow-partial. Bad shard flags are one line and exit 2.
  */
 import { spawn } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectFor } from '../../dist/dialects/for-url.js';
@@ -50,6 +50,7 @@ interface Report {
     tpm: number | null;
     windowStartedAt: string;
     windowEndedAt: string;
+    partial?: { reason: string; shards: number[] };
   };
   transactions: Record<string, { count: number; errors: number }>;
   audit: {
@@ -234,6 +235,37 @@ for (const name of dialectsUnderTest().filter((d) => d !== 'sqlite')) {
       expect(partialReport.summary.transactions).toBe(
         merged.summary.transactions - shards[2]!.summary.transactions,
       );
+
+      // Shard 2 without its histograms.json: its transactions would drop out of the merged
+      // percentiles while its counts stayed in. Refused, naming it; with --allow-partial its counts
+      // are added, the percentiles are the other shards', and every report says so.
+      const bare = path.join(dir, 'bare-shard2');
+      await cp(dirs[1]!, bare, { recursive: true });
+      await rm(path.join(bare, 'histograms.json'));
+      const gapDirs = [dirs[0]!, bare, dirs[2]!, dirs[3]!];
+      const noHistograms = await runCli(dir, ['merge', ...gapDirs, '--out', 'gap']);
+      expect(noHistograms.code).toBe(2);
+      expect(oneLine(noHistograms)).toHaveLength(1);
+      expect(noHistograms.stderr).toMatch(/shard 2 \(.*bare-shard2\): no histograms\.json.*--allow-partial/);
+      const gap = await runCli(dir, ['merge', ...gapDirs, '--out', 'gap', '--allow-partial']);
+      expect(gap.code, gap.stderr).toBe(0);
+      expect(gap.stderr).toMatch(/partial run: shard 2 without readable histograms/);
+      expect(gap.stdout).toMatch(/^ {2}PARTIAL: shard 2 without readable histograms/m);
+      const gapDir = runDirOf(gap.stdout);
+      await expectValidRunDir(gapDir, 'run');
+      const gapReport = await readReport(gapDir);
+      expect(gapReport.summary.transactions).toBe(merged.summary.transactions);
+      expect(gapReport.summary.partial).toMatchObject({ shards: [2] });
+      const gapHistograms = await histogramCounts(gapDir);
+      for (const [key, n] of Object.entries(gapHistograms)) {
+        expect(n).toBe(shardHistograms.reduce((a, h, i) => a + (i === 1 ? 0 : h[key]!), 0));
+      }
+      const gapCompare = await runCli(dir, ['compare', gapDir]);
+      expect(gapCompare.code, gapCompare.stderr).toBe(0);
+      expect(gapCompare.stdout).toMatch(/completed, partial/);
+      const gapHtml = path.join(dir, 'gap.html');
+      expect((await runCli(dir, ['report', gapDir, '--out', gapHtml])).code).toBe(0);
+      expect(await readFile(gapHtml, 'utf8')).toContain('PARTIAL: shard 2 without readable histograms');
 
       if (name === 'postgres') {
         // A shard of another run (another seed) is refused, one line.

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { decodeHistogram, encodeHistogram, newHistogram, recordUs } from '../../src/metrics/histogram.js';
 import { mergeShardReports } from '../../src/run/merge-run.js';
 import { checkShardSet, type ShardRun } from '../../src/run/shard-merge.js';
+import { UsageError } from '../../src/errors.js';
+import { formatRunSummary } from '../../src/report/run-summary.js';
+import { rowsFromRun } from '../../src/report/compare.js';
+import type { RunRecord } from '../../src/results/store.js';
 import type { RunReport } from '../../src/run/workload-run.js';
 import { workload as tpcc } from '../../src/workloads/tpcc/workload.js';
 import type { Workload } from '../../src/workloads/workload.js';
@@ -167,5 +171,80 @@ describe('mergeShardReports', () => {
     expect(merged.summary.figures).toEqual([{ key: 'tps', label: 'TPS', value: 7, unit: 'transactions/s' }]);
     expect(merged.audit.checks).toEqual([]);
     expect(merged.audit.pass).toBe(true);
+  });
+});
+
+describe('a shard whose histograms do not hold its transactions', () => {
+  /** Shard 2 as read without its histograms.json (merge-files.ts says why). */
+  const bare = (): ShardRun => {
+    const s = shard(2, 30, 20, { start: 101, end: 131 });
+    return { ...s, report: { ...s.report, histograms: {} }, histogramsUnread: 'no histograms.json' };
+  };
+  /** Shard 2 whose k0 histogram holds 10 response times for its 30 transactions. */
+  const short = (): ShardRun => {
+    const s = shard(2, 30, 20, { start: 101, end: 131 });
+    const h = newHistogram();
+    for (let i = 0; i < 10; i++) recordUs(h, 20_000);
+    return { ...s, report: { ...s.report, histograms: { ...s.report.histograms, k0: encodeHistogram(h) } } };
+  };
+  const one = (): ShardRun => shard(1, 40, 10, { start: 100, end: 140 });
+
+  it('is refused with one line naming the shard, unless --allow-partial', () => {
+    for (const [gap, why] of [
+      [
+        bare(),
+        /shard 2 \(s2\): no histograms\.json, so its 30 k0 transactions would drop out of the merged percentiles/,
+      ],
+      [short(), /shard 2 \(s2\): its k0 histogram holds 10 response times, so its 30 k0 transactions/],
+    ] as const) {
+      const attempt = (): unknown => checkShardSet([one(), gap], false);
+      expect(attempt).toThrow(UsageError);
+      expect(attempt).toThrow(why);
+      expect(attempt).toThrow(/--allow-partial$/);
+      expect(() => checkShardSet([one(), gap], false)).not.toThrow(/\n/);
+    }
+  });
+
+  it('with --allow-partial: its counts added, the percentiles the other shards’, marked partial in run.json and the reports', () => {
+    const set = checkShardSet([one(), bare()], true);
+    expect(set.complete).toBe(false);
+    const merged = mergeShardReports(set, tpcc as unknown as Workload);
+    expect(merged.summary.transactions).toBe(70);
+    expect(merged.transactions.k0!.count).toBe(70);
+    // Shard 1's 40 at 10 ms only: the 30 at 20 ms are not in any histogram.
+    expect(decodeHistogram(merged.histograms.k0!).totalCount).toBe(40);
+    expect(merged.transactions.k0!.responseMs.p99).toBeCloseTo(10, 1);
+    expect(merged.config.shards).toMatchObject({ partial: true, missing: [] });
+    expect(merged.summary.partial).toEqual({
+      reason:
+        'shard 2 without readable histograms (no histograms.json): response times from the other shards only, counts from all',
+      shards: [2],
+    });
+    expect(formatRunSummary(merged)).toMatch(/^ {2}PARTIAL: shard 2 without readable histograms/m);
+    const record = {
+      id: 'run-merged',
+      label: 'db',
+      status: merged.status,
+      workload: 'tpcc',
+      summary: merged.summary,
+      config: merged.config,
+    } as unknown as RunRecord;
+    expect(rowsFromRun(record)[0]!.status).toBe('completed, partial');
+  });
+
+  it('a shard with every histogram whole merges complete, with no partial mark', () => {
+    const merged = mergeShardReports(
+      checkShardSet([one(), shard(2, 30, 20, { start: 101, end: 131 })], false),
+      undefined,
+    );
+    expect(merged.summary.partial).toBeUndefined();
+    expect(
+      rowsFromRun({
+        id: 'r',
+        label: 'db',
+        status: 'completed',
+        summary: merged.summary,
+      } as unknown as RunRecord)[0]!.status,
+    ).toBe('completed');
   });
 });

@@ -228,3 +228,41 @@ describe('chooseWorkers', () => {
     expect(chooseWorkers(1, 10, false, 8).workers).toBe(1);
   });
 });
+
+describe('a slice whose histogram does not hold its transactions', () => {
+  it('fails the merge, naming the slice, rather than leave its response times out of the percentiles', () => {
+    const whole = {
+      perType: [{ count: 3, errors: 0 }],
+      histograms: [histogramOf([5, 6, 7])],
+      errorsByClass: emptyErrorCounts(),
+    };
+    const short = { ...whole, histograms: [histogramOf([5])] };
+    const missing = { ...whole, histograms: [] };
+    expect(() => mergeIntervalParts([whole, short], 1)).toThrow(
+      /slice 2's histogram of transaction type 1 holds 1 response times for 3 transactions/,
+    );
+    expect(() => mergeIntervalParts([missing, whole], 1)).toThrow(
+      /slice 1's .* holds 0 response times for 3/,
+    );
+    expect(mergeIntervalParts([whole, whole], 1).histograms[0]!.totalCount).toBe(6);
+  });
+
+  it('in the results too', () => {
+    const result = (count: number, values: number[]): EngineResult<Record<string, number>> => ({
+      status: 'completed',
+      windowSeconds: 1,
+      measured: true,
+      perType: [{ count, errors: 0, retries: 0, histogram: histogramOf(values) }],
+      errorsByClass: emptyErrorCounts(),
+      counters: {},
+      lateness: newHistogram(),
+      drain: { limitMs: 1, queued: 0, inFlight: 0, abandoned: 0, oldestAgeMs: null },
+      outages: [],
+      failure: undefined,
+    });
+    expect(() => mergeResults([result(2, [5, 6]), result(2, [])], 1, {}, 1, [0, 0])).toThrow(
+      /slice 2's histogram of transaction type 1 holds 0 response times for 2 transactions/,
+    );
+    expect(mergeResults([result(2, [5, 6]), result(1, [7])], 1, {}, 1, [0, 0]).perType[0]!.count).toBe(3);
+  });
+});

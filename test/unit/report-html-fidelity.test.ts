@@ -15,7 +15,7 @@ function fidelity(speed: number | 'max'): ReturnType<typeof assessFidelity> {
   return assessFidelity({
     speed,
     sessions: 3,
-    statements: { captured: 30, replayed: 30, asCaptured: 29, unexpectedErrors: 1 },
+    statements: { captured: 30, replayed: 30, asCaptured: 29, unexpectedErrors: 1, unexpectedSuccesses: 0 },
     transactions: { captured: 10, replayed: 10 },
     errorsByClass: { constraint: 1 },
     templates: [

@@ -51,6 +51,7 @@ export function fidelityParts(raw: Json | undefined, anchor: string): FidelityPa
       ['statements', count(statements?.captured), count(statements?.replayed)],
       ['statements as captured', '', count(statements?.asCaptured)],
       ['new errors', '', count(statements?.unexpectedErrors)],
+      ['failed in the capture, succeeded now', '', count(statements?.unexpectedSuccesses)],
       ['error rate %', '', orNa(num(f.errorRatePct), (x) => x.toFixed(2))],
       ['transactions', count(transactions?.captured), count(transactions?.replayed)],
       [

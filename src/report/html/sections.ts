@@ -265,6 +265,8 @@ export function runSection(loaded: LoadedRun): RunSection {
     const why = [...new Set(run.intervals.flatMap((r) => r.missing ?? []))];
     notes.push(`no device figures${why.length > 0 ? `: ${why.join('; ')}` : ''}`);
   }
+  const partial = [summary, ...entries.map((e) => obj(e.summary))].map((s) => str(obj(s?.partial)?.reason));
+  for (const reason of new Set(partial)) if (reason !== undefined) notes.push(`PARTIAL: ${reason}`);
   const fidelity = fidelityParts(raw, anchor);
   notes.push(...fidelity.notes);
   tables.push(...fidelity.tables);

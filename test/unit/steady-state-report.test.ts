@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SteadyStateReport } from '../../src/metrics/steady-state.js';
 import { loadRunDir } from '../../src/report/html/load.js';
+import { phaseBands } from '../../src/report/html/time-charts.js';
 import { runSection } from '../../src/report/html/sections.js';
 import { formatRunHeader, formatRunSummary } from '../../src/report/run-summary.js';
 import { formatSteadyState } from '../../src/report/steady-state-line.js';
@@ -78,6 +79,20 @@ describe('the HTML report and run.json', () => {
   });
   afterAll(async () => {
     await rm(parent, { recursive: true, force: true });
+  });
+
+  it('shades the warm-up up to the steady point as one band, though the files round each edge to 1 ms', () => {
+    // As intervals.ndjson has them: atS and seconds each rounded to the millisecond.
+    const rows = [
+      { atS: 5.123, phase: 'warmup', seconds: 1.012, tps: 1 },
+      { atS: 6.134, phase: 'warmup', seconds: 1.012, tps: 1 },
+      { atS: 7.146, phase: 'warmup', seconds: 1.011, tps: 1 },
+      { atS: 8.147, phase: 'measure', seconds: 1.001, tps: 1 },
+    ];
+    const bands = phaseBands(rows, { warmup: 'warm-up' });
+    expect(bands).toHaveLength(1);
+    expect(bands![0]!.from).toBeCloseTo(4.111, 9);
+    expect(bands![0]).toMatchObject({ to: 7.146, label: 'warm-up' });
   });
 
   it('notes the verdict of the run, and of each step', async () => {

@@ -32,6 +32,18 @@ const duration = (description: string): FlagDoc => ({
   },
 });
 
+/** A phase's length: a duration, or auto[:MAX] to end it on steady state (at MAX at most). */
+const phaseLength = (description: string): FlagDoc => ({
+  description,
+  schema: {
+    type: ['string', 'number'],
+    pattern: `${DURATION_PATTERN}|^\\s*auto\\s*(:${DURATION_PATTERN.slice(1, -1)})?\\s*$`,
+    minimum: 0,
+    errorMessage:
+      'must be a duration such as 30s, 5m, 2h or 1h30m (a bare number is seconds), or auto / auto:MAX to end on steady state',
+  },
+});
+
 const wholeNumber = (description: string, minimum: number, maximum?: number): FlagDoc => ({
   description,
   schema: {
@@ -81,11 +93,46 @@ export const FLAG_DOCS: Readonly<Record<string, FlagDoc>> = {
     description: 'keying and think times x X: 1 = spec, 0.25 = quarter, 0 = none (default 0)',
     schema: { type: 'number', minimum: 0, errorMessage: 'must be a number >= 0 (1 = spec, 0 = none)' },
   },
-  warmup: duration('warm-up before measuring (run: default 15s; replay: default 0s)'),
+  warmup: phaseLength(
+    'warm-up before measuring (default 15s); auto[:MAX]: until throughput and response time are steady, at most MAX (default 30m)',
+  ),
   duration: duration('run: the measured window (default 90s); capture: how long to capture live'),
   ramp: duration('spread terminal starts over this time (default 0s)'),
   interval: duration('progress and time-series interval (default 10s)'),
-  precondition: duration('a phase before warm-up whose figures are kept but not scored'),
+  precondition: phaseLength(
+    'a phase before warm-up whose figures are kept but not scored; auto[:MAX]: until steady, at most MAX (default 30m)',
+  ),
+  'steady-window': wholeNumber('steady state: the intervals judged together (default 5)', 2, 1000),
+  'steady-range': {
+    ...percentage('steady state: the largest range (max - min) of a figure, % of its mean (default 20%)'),
+    schema: {
+      type: ['number', 'string'],
+      exclusiveMinimum: 0,
+      pattern: '^\\s*\\d+(\\.\\d+)?\\s*%?\\s*$',
+      errorMessage: 'must be a percentage above 0, e.g. 20 or "20%"',
+    },
+  },
+  'steady-slope': {
+    ...percentage(
+      'steady state: the largest rise or fall of the fitted line over the window, % of the mean (default 10%)',
+    ),
+    schema: {
+      type: ['number', 'string'],
+      exclusiveMinimum: 0,
+      pattern: '^\\s*\\d+(\\.\\d+)?\\s*%?\\s*$',
+      errorMessage: 'must be a percentage above 0, e.g. 10 or "10%"',
+    },
+  },
+  'steady-on': {
+    description: 'steady state: the figures watched, tps and/or response (default both)',
+    schema: {
+      type: ['string', 'array'],
+      items: { enum: ['tps', 'response'] },
+      minItems: 1,
+      pattern: '^\\s*(tps|response)(\\s*,\\s*(tps|response))?\\s*$',
+      errorMessage: 'must be tps, response or tps,response',
+    },
+  },
   'txn-timeout': duration('cancel a transaction unanswered after this time (default 60s; 0 = never)'),
   mix: {
     description:
@@ -217,6 +264,7 @@ export const FLAG_DOCS: Readonly<Record<string, FlagDoc>> = {
 export const COMMAND_FLAG_DOCS: Readonly<Record<string, Readonly<Record<string, FlagDoc>>>> = {
   results: { json: onOff('print the runs as JSON') },
   replay: {
+    warmup: duration('the first DUR of the replay is not measured (default 0s)'),
     duration: duration('measure at most this long (default: until every session is done)'),
   },
 };

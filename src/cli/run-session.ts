@@ -5,6 +5,7 @@
 import { ExitCode, UsageError } from '../errors.js';
 import { formatLoadResult, loadProgressPrinter } from '../report/load-progress.js';
 import { drainWarning, formatInterval, formatRunHeader } from '../report/run-summary.js';
+import { formatSteadyState } from '../report/steady-state-line.js';
 import { RunDirectory, writeJson } from '../results/run-dir.js';
 import { WorkloadRun, type RunListener, type RunOptions, type RunReport } from '../run/workload-run.js';
 import type { Target, TargetOptions } from '../targets/target.js';
@@ -79,6 +80,12 @@ export function progressListener(prefix: string, runDir?: RunDirectory): RunList
       if (prefix === '') void runDir?.noteRunning({ workload: config.workload, config });
     },
     onWarning: (message) => console.error(`${prefix}warning: ${message}`),
+    onSteadyState: (report, phase) => {
+      if (live) process.stderr.write('\n');
+      console.error(
+        `${prefix}${formatSteadyState(report, phase === 'warmup' ? 'warm-up' : 'preconditioning')}`,
+      );
+    },
     onPhase: (phase) => {
       if (live) process.stderr.write('\n');
       if (phase !== 'done') console.error(`${prefix}-- ${phase}`);

@@ -33,6 +33,7 @@ import {
   withoutHistograms,
 } from './run-session.js';
 import { targetOptionsFrom } from './target.js';
+import { parsePhaseLength, parseSteadyState, STEADY_FLAGS, STEADY_HELP } from './steady-flags.js';
 import { parseWithWorkload, WORKLOAD_HELP, workloadOptionsHelp, type FlagValues } from './workload-flags.js';
 import {
   markCancelled,
@@ -56,7 +57,8 @@ ${WORKLOAD_HELP}
                      share of the terminals and connections; the main thread only merges
                      (default: 1 per 1,000 terminals, at least 1, at most the cores; SQLite: 1)
   --think-scale X    keying and think times x X: 1 = spec, 0.25 = quarter, 0 = none (default 0)
-  --warmup DUR       warm-up before measuring (default 15s; 0s allowed)
+  --warmup DUR       warm-up before measuring (default 15s; 0s allowed); auto[:MAX]: until
+                     throughput and response time are steady (below), at most MAX (default 30m)
   --duration DUR     measured window (default 90s): 30s, 5m, 2h, 1h30m
   --ramp DUR         spread terminal starts over DUR (default 0s)
   --interval DUR     progress and time-series interval (default 10s)
@@ -69,7 +71,8 @@ ${WORKLOAD_HELP}
   --out DIR          results directory for the run directory (run.json, intervals.ndjson,
                      histograms.json); default results
   --json FILE        write the run report as JSON
-  --precondition DUR a phase before warm-up whose figures are kept but not scored
+  --precondition DUR a phase before warm-up whose figures are kept but not scored; auto[:MAX]:
+                     until steady, at most MAX (default 30m)
   --check            run \`txbench check\` after the run; exit 1 if it fails
 ${REPEAT_HELP}
   --db URL / --data-dir DIR [--label NAME]   the target, as for \`txbench load\`; give several
@@ -96,6 +99,7 @@ Faults (a restart, a failover, a network cut, a statement that never returns):
   --max-errors N     fail the run (exit 1, figures still written) with more than N failed
                      transactions in the measured window
   --max-error-rate P%  fail the run (exit 1) when more than P% of its transactions failed
+${STEADY_HELP}
 ${SHARD_HELP}
 Exit codes: 0 ok, 1 --check failed, more failures than --max-errors/--max-error-rate, or the
 drain gave up on running transactions (status incomplete-drain), 2 bad usage, 3 database
@@ -131,6 +135,7 @@ export const RUN_FLAGS = {
   'max-errors': { type: 'string' },
   'max-error-rate': { type: 'string' },
   ...REPEAT_FLAGS,
+  ...STEADY_FLAGS,
 } as const;
 
 /** `--dashboard` alone serves on any free port (as `--dashboard 0`). */
@@ -167,11 +172,14 @@ export function parseRunOptions(
       `--think-scale must be a number >= 0 (1 = spec, 0.25 = quarter, 0 = none), not "${thinkText}"`,
     );
   }
-  const duration = (k: 'warmup' | 'duration' | 'ramp' | 'interval', dflt: number): number => {
+  const duration = (k: 'duration' | 'ramp' | 'interval', dflt: number): number => {
     const text = str(k);
     return text === undefined ? dflt : parseDurationMs(k, text);
   };
   const profiles = workload.profiles;
+  const warmup = str('warmup') === undefined ? undefined : parsePhaseLength('warmup', str('warmup')!);
+  const precondition =
+    str('precondition') === undefined ? undefined : parsePhaseLength('precondition', str('precondition')!);
   const options: RunCommandOptions = {
     workload,
     workloadRef,
@@ -186,15 +194,15 @@ export function parseRunOptions(
         : parseIntFlag('connections', str('connections')!, 1, 100_000),
     workers: str('workers') === undefined ? undefined : parseIntFlag('workers', str('workers')!, 1, 1024),
     thinkScale,
-    warmupMs: duration('warmup', 15_000),
+    warmupMs: warmup?.ms ?? 15_000,
     durationMs: duration('duration', 90_000),
     rampMs: duration('ramp', 0),
     intervalMs: duration('interval', 10_000),
     mix: str('mix') === undefined ? undefined : parseMix(str('mix')!, profiles.length),
     allowNonstandardMix: values['allow-nonstandard-mix'] === true,
     seed: str('seed') === undefined ? undefined : parseIntFlag('seed', str('seed')!, 0, 2 ** 31 - 1),
-    preconditionMs:
-      str('precondition') === undefined ? undefined : parseDurationMs('precondition', str('precondition')!),
+    preconditionMs: precondition?.ms,
+    steadyState: parseSteadyState(str, warmup?.auto === true, precondition?.auto === true),
     monitor: values['no-monitor'] !== true,
     metrics: metricsEndpoint(str('metrics-port'), str('metrics-host')),
     dashboard:

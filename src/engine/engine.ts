@@ -355,12 +355,12 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     this.closeWindow(status);
   }
 
-  /** Ends the warm-up now (externalPhases). */
+  /** Ends the warm-up now (externalPhases, or a warm-up that ends on steady state). */
   beginWindow(): void {
     if (this.started && this.phase === 'warmup') this.openWindow();
   }
 
-  /** Ends the measured window now, as its duration does (externalPhases). */
+  /** Ends the measured window now, as its duration does (externalPhases, or on steady state). */
   endWindow(): void {
     if (this.started && (this.phase === 'warmup' || this.phase === 'measure')) this.closeWindow('completed');
   }
@@ -388,6 +388,8 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     // Intervals restart with the window, so none straddles warm-up and measurement.
     // One clock reading for both edges: the measured intervals add up to exactly the window.
     const now = performance.now();
+    // Ended early (steady state): the warm-up's own timer must not fire into the window.
+    if (this.phaseTimer) clearTimeout(this.phaseTimer);
     if (this.config.warmupMs > 0) this.emitInterval(now, true);
     else this.lastIntervalAt = now;
     this.restartIntervals();

@@ -8,6 +8,7 @@ import { figureLabel, figuresOf, typeNameOf } from './figures.js';
 import type { RateConditions } from './new-order-rate.js';
 import { noiseLegend, noiseNote, withNoise } from './noise.js';
 import { formatOutage } from './outage-line.js';
+import { formatSteadyState } from './steady-state-line.js';
 import { formatStorage } from './storage.js';
 
 const n0 = (x: number): string => Math.trunc(x).toLocaleString('en-US');
@@ -23,10 +24,16 @@ export function formatRunHeader(c: RunConfig): string {
   const workload = c.workload === undefined || c.workload === 'tpcc' ? '' : `${c.workload}, `;
   return (
     `txbench run on ${c.target}: ${workload}${scale}, ${c.terminals} terminals, ` +
-    `${c.connections} connections${(c.workers ?? 1) > 1 ? ` over ${c.workers} worker threads` : ''}, think-scale ${c.thinkScale}, warm-up ${formatDuration(c.warmupS * 1000)}, ` +
+    `${c.connections} connections${(c.workers ?? 1) > 1 ? ` over ${c.workers} worker threads` : ''}, think-scale ${c.thinkScale}, warm-up ${warmupOf(c)}, ` +
     `measure ${formatDuration(c.durationS * 1000)}${mixMark(c)}${shardMark(c)}`
   );
 }
+
+/** `auto (at most 30m)` for a warm-up that ends on steady state. */
+const warmupOf = (c: RunConfig): string =>
+  c.warmupAuto === true
+    ? `auto (at most ${formatDuration(c.warmupS * 1000)})`
+    : formatDuration(c.warmupS * 1000);
 
 /** A shard names its slice: `shard 2/4 (terminals 25..49 of 100)`. */
 const shardMark = (c: RunConfig): string =>
@@ -51,6 +58,9 @@ export function formatRunSummary(r: RunReport): string {
     `measured ${s.windowSeconds.toFixed(1)} s${status}${mixMark(r.config)}${tooFew === undefined ? '' : ` ${tooFew}`}`,
   );
   if (s.partial !== undefined) lines.push(`  PARTIAL: ${s.partial.reason}`);
+  if (r.precondition?.steadyState)
+    lines.push(`  ${formatSteadyState(r.precondition.steadyState, 'preconditioning')}`);
+  if (s.steadyState) lines.push(`  ${formatSteadyState(s.steadyState, 'warm-up')}`);
   if (r.drain.inFlight > 0) lines.push(`  WARNING: ${drainWarning(r.drain)}`);
   const figures = figuresOf(s).map(
     (f) => `${figureLabel(f, r.config)} ${orNa(f.value, (v) => withNoise(v, ci?.figures[f.key], n0))}   `,

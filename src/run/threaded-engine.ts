@@ -319,8 +319,19 @@ export class ThreadedEngine<C extends Counters> extends EventEmitter<EngineEvent
     return this.phase;
   }
 
+  /** Ends the warm-up now (on steady state), as its duration does. */
+  beginWindow(): void {
+    this.openWindow();
+  }
+
+  /** Ends the measured window now (a preconditioning phase on steady state), as its duration does. */
+  endWindow(): void {
+    this.closeWindow('completed');
+  }
+
   private openWindow(): void {
     if (this.phase !== 'warmup') return;
+    if (this.phaseTimer) clearTimeout(this.phaseTimer);
     const now = performance.now();
     this.command({ type: 'open', seq: 0 }, 'warmup', now);
     this.windowStart = now;

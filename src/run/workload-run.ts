@@ -43,6 +43,12 @@ import {
   type WindowSummary,
 } from '../metrics/window-summary.js';
 import type { ClientCpu } from '../metrics/client-cpu.js';
+import {
+  DEFAULT_STEADY_RULE,
+  type SteadyStateReport,
+  type SteadyStateRule,
+} from '../metrics/steady-state.js';
+import { SteadyWatch } from './steady-watch.js';
 import type { DatabaseFigures, DeviceWindowFigures, HostFigures } from '../monitor/types.js';
 import { checkMixMinimums } from '../config/mix.js';
 import { deriveSeed } from '../random/rng.js';
@@ -108,6 +114,8 @@ export interface RunSummary extends Omit<WindowSummary, 'tpm'> {
   windowEndedAt?: string | undefined;
   /** A merge of shards that lacks some (`txbench merge --allow-partial`): what and which. */
   partial?: PartialFigures | undefined;
+  /** Whether and when the warm-up reached steady state (with --warmup auto). */
+  steadyState?: SteadyStateReport | undefined;
 }
 
 /** Figures that rest on part of what was measured: the reports mark them so. */
@@ -116,6 +124,16 @@ export interface PartialFigures {
   reason: string;
   /** The shards (1-based) missing, out of line or without readable histograms. */
   shards: number[];
+}
+
+/** Phases that end on steady state (--warmup auto, --precondition auto), and the rule. */
+export interface SteadyStateOptions {
+  /** The warm-up ends when steady; `warmupMs` is then its cap. */
+  warmup?: boolean | undefined;
+  /** Preconditioning ends when steady; `preconditionMs` is then its cap. */
+  precondition?: boolean | undefined;
+  /** Default: DEFAULT_STEADY_RULE (SNIA's: 5 intervals, range 20%, slope 10%, TPS and response time). */
+  rule?: SteadyStateRule | undefined;
 }
 
 export interface RunOptions {
@@ -140,6 +158,8 @@ export interface RunOptions {
   drainMs?: number | undefined;
   /** A phase before warm-up (the reviews precondition for hours) whose figures are kept, not scored. */
   preconditionMs?: number | undefined;
+  /** End the warm-up and/or preconditioning on steady state instead of after a fixed time. */
+  steadyState?: SteadyStateOptions | undefined;
   /** The embedded server's data directory, to describe the device under test. */
   dataDir?: string | undefined;
   /**
@@ -189,6 +209,14 @@ interface MeasureContext {
   watch: TargetMonitor | undefined;
 }
 
+interface MeasurePhases {
+  warmupMs: number;
+  durationMs: number;
+  rampMs: number;
+  /** End the phase before scoring on steady state (see `measure`). */
+  steady?: boolean | undefined;
+}
+
 interface Measured {
   result: EngineResult<Counters>;
   measurement: Measurement;
@@ -203,6 +231,8 @@ export interface PreconditionReport {
   transactions: Record<string, TypeSummary>;
   /** Outages while preconditioning (start times from the phase's start). */
   outages: Outage[];
+  /** Whether and when preconditioning reached steady state (with --precondition auto). */
+  steadyState?: SteadyStateReport | undefined;
 }
 
 export interface IntervalRecord {
@@ -243,7 +273,10 @@ export interface RunConfig {
    */
   workerSlices?: WorkerSliceReport[] | undefined;
   thinkScale: number;
+  /** The warm-up; with `warmupAuto`, its cap. */
   warmupS: number;
+  /** The warm-up ended on steady state (--warmup auto): summary.steadyState says when. */
+  warmupAuto?: boolean | undefined;
   durationS: number;
   rampS: number;
   intervalS: number;
@@ -315,6 +348,8 @@ export interface RunListener {
   ready?(): Promise<void>;
   onPhase?(phase: Phase | 'precondition'): void;
   onInterval?(interval: IntervalRecord): void;
+  /** The warm-up (or preconditioning) reached steady state and ends now. */
+  onSteadyState?(report: SteadyStateReport, phase: 'warmup' | 'precondition'): void;
   /** A one-line warning worth showing once (a disk that cannot be watched, an unreachable exporter). */
   onWarning?(message: string): void;
 }
@@ -413,21 +448,28 @@ export class WorkloadRun {
       if (preconditionMs > 0) {
         const p = await this.measure(
           ctx,
-          { warmupMs: 0, durationMs: preconditionMs, rampMs: this.options.rampMs },
+          {
+            warmupMs: 0,
+            durationMs: preconditionMs,
+            rampMs: this.options.rampMs,
+            steady: this.options.steadyState?.precondition === true,
+          },
           1,
         );
+        const { steadyState, ...summary } = p.summary;
         precondition = {
           seconds: p.summary.windowSeconds,
-          summary: p.summary,
+          summary,
           transactions: this.typeSummaries(p.result, prepared),
           outages: p.result.outages,
+          ...(steadyState ? { steadyState } : {}),
         };
         main =
           this.stopRequested || p.result.status !== 'completed'
             ? p
-            : await this.measure(ctx, this.options, 0);
+            : await this.measure(ctx, this.mainPhases(), 0);
       } else {
-        main = await this.measure(ctx, this.options, 0);
+        main = await this.measure(ctx, this.mainPhases(), 0);
       }
       const { result, summary, intervals, measurement } = main;
       drive.addRunTallies(prepared);
@@ -562,12 +604,17 @@ export class WorkloadRun {
     return typeSummaries(result, this.workload.profiles, (i, c) => prepared.typeSummary?.(i, c) ?? {});
   }
 
-  /** One engine run: warm-up, then a measured window, with the database's counters at its edges. */
-  private async measure(
-    ctx: MeasureContext,
-    phases: { warmupMs: number; durationMs: number; rampMs: number },
-    round: number,
-  ): Promise<Measured> {
+  private mainPhases(): MeasurePhases {
+    const { warmupMs, durationMs, rampMs } = this.options;
+    return { warmupMs, durationMs, rampMs, steady: this.options.steadyState?.warmup === true };
+  }
+
+  /**
+   * One engine run: warm-up, then a measured window, with the database's counters at its edges.
+   * With `steady`, the phase before the window's scoring (the warm-up; when preconditioning, the
+   * window itself) ends at the first interval that makes it steady, or at its length (the cap).
+   */
+  private async measure(ctx: MeasureContext, phases: MeasurePhases, round: number): Promise<Measured> {
     const { dialect, monitor, prepared, drive, config, watch, sideSent, counterScope } = ctx;
     const engine = drive.engine(
       {
@@ -585,6 +632,15 @@ export class WorkloadRun {
       () => prepared.newCounters(),
     );
     const label = round === 1 ? 'precondition' : undefined;
+    // Preconditioning is this engine's window (warm-up 0): there the window is what settles.
+    const watchedPhase: Phase = label ? 'measure' : 'warmup';
+    const steady = phases.steady
+      ? new SteadyWatch(
+          this.options.steadyState?.rule ?? DEFAULT_STEADY_RULE,
+          label ? phases.durationMs : phases.warmupMs,
+          this.options.intervalMs,
+        )
+      : undefined;
     const intervals: IntervalRecord[] = [];
     const readCounters = (): Promise<WindowCounters | undefined> =>
       prepared.windowCounters?.(monitor).catch(() => undefined) ?? Promise.resolve(undefined);
@@ -627,6 +683,11 @@ export class WorkloadRun {
       this.listener.onPhase?.(phase === 'measure' && label ? 'precondition' : phase);
     });
     engine.on('interval', (stats) => {
+      if (steady !== undefined && stats.phase === watchedPhase && steady.add(stats)) {
+        // After this event is delivered: the engine cuts an interval as the phase ends.
+        queueMicrotask(() => (label ? engine.endWindow() : engine.beginWindow()));
+        this.listener.onSteadyState?.(steady.report(), label ?? 'warmup');
+      }
       const record = this.intervalRecord(stats, prepared, label);
       if (stats.phase === 'measure') intervals.push(record);
       this.options.metricsServer?.recordInterval(this.label, this.perTypeOf(stats));
@@ -693,6 +754,7 @@ export class WorkloadRun {
       ...(windowStartedAt !== undefined && windowEndedAt !== undefined
         ? { windowStartedAt: windowStartedAt.toISOString(), windowEndedAt: windowEndedAt.toISOString() }
         : {}),
+      ...(steady ? { steadyState: steady.report() } : {}),
     };
     if (watch) {
       summary.devices = window?.devices ?? [];
@@ -756,6 +818,7 @@ export class WorkloadRun {
       workers: choice.workers,
       thinkScale: this.options.thinkScale,
       warmupS: this.options.warmupMs / 1000,
+      ...(this.options.steadyState?.warmup === true ? { warmupAuto: true } : {}),
       durationS: this.options.durationMs / 1000,
       rampS: this.options.rampMs / 1000,
       intervalS: this.options.intervalMs / 1000,

@@ -219,7 +219,7 @@ run:
         'targets[1].password: an inline password is refused; name an environment variable (passwordEnv) or a file (passwordFile)',
         'targets[2].passwordEnv: TXBENCH_TEST_UNSET is not set in the environment',
         'run.terminals: must be a whole number from 1 to 10000000',
-        'run.warmup: must be a duration such as 30s, 5m, 2h or 1h30m (a bare number is seconds)',
+        'run.warmup: must be a duration such as 30s, 5m, 2h or 1h30m (a bare number is seconds), or auto / auto:MAX to end on steady state',
       ].sort(),
     );
     expect(err.join('\n')).not.toMatch(/hunter/);

@@ -244,6 +244,20 @@ describe('Engine: terminals and slots', () => {
     expect(total(result)).toBeGreaterThan(0);
   });
 
+  it('a timed warm-up ended early (steady state) opens the window once: its own timer does not reopen it', async () => {
+    const ex = new StandIn({ connections: 4, serviceMs: 1 });
+    // The warm-up's cap (200 ms) falls inside the window it ended early (400 ms long).
+    const config = engineConfig({ warmupMs: 200, durationMs: 400, intervalMs: 10_000 });
+    const { result, events } = await runEngine(config, ex, (engine) => {
+      void sleep(50).then(() => engine.beginWindow());
+    });
+    expect(result.status).toBe('completed');
+    const phases = events.filter((e) => e.kind === 'phase').map((e) => e.phase);
+    expect(phases).toEqual(['warmup', 'measure', 'drain', 'done']);
+    // The window ran its full length from the early start, not restarted by the cap.
+    expect(result.windowSeconds).toBeGreaterThan(0.39);
+  });
+
   it('never runs more than `connections` at once nor two on one slot; every terminal gets its turn', async () => {
     const ex = new StandIn({ connections: 3, serviceMs: 4 });
     const { result } = await runEngine(engineConfig({ terminals: 12, warmupMs: 0, durationMs: 250 }), ex);

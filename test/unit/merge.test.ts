@@ -252,6 +252,7 @@ describe('a slice whose histogram does not hold its transactions', () => {
       status: 'completed',
       windowSeconds: 1,
       measured: true,
+      edges: { dueBefore: 0, drained: 0 },
       perType: [{ count, errors: 0, retries: 0, histogram: histogramOf(values) }],
       errorsByClass: emptyErrorCounts(),
       counters: {},

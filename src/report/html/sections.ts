@@ -6,6 +6,8 @@ import { deviceTotals, type DeviceRates } from '../device-totals.js';
 import { figureLabel, figuresOf, type HeadlineFigure } from '../figures.js';
 import { millis, orNa, twoDecimals, whole } from '../numbers.js';
 import { chartedIntervals, comparisonChart, distributionChart, stepsChart, sweepCharts } from './charts.js';
+import type { SteadyStateReport } from '../../metrics/steady-state.js';
+import { formatSteadyState } from '../steady-state-line.js';
 import { fidelityParts } from './fidelity-section.js';
 import type { LoadedRun } from './load.js';
 import type { ChartSpec, TimeSeriesKind, TimeSeriesSource } from './model.js';
@@ -267,6 +269,7 @@ export function runSection(loaded: LoadedRun): RunSection {
   }
   const partial = [summary, ...entries.map((e) => obj(e.summary))].map((s) => str(obj(s?.partial)?.reason));
   for (const reason of new Set(partial)) if (reason !== undefined) notes.push(`PARTIAL: ${reason}`);
+  notes.push(...steadyStateNotes(raw, entries, labelOf));
   const fidelity = fidelityParts(raw, anchor);
   notes.push(...fidelity.notes);
   tables.push(...fidelity.tables);
@@ -324,6 +327,26 @@ function addNoiseLevels(
 function plusMinus(value: number | undefined, ci: Json | undefined, format: (x: number) => string): string {
   const h = num(ci?.halfWidth);
   return value === undefined ? 'n/a' : h === undefined ? format(value) : `${format(value)} ± ${format(h)}`;
+}
+
+/** When each warm-up (and preconditioning) became steady, for runs that waited for it (--warmup auto). */
+function steadyStateNotes(
+  raw: Json | undefined,
+  entries: readonly Json[],
+  labelOf: (e: Json) => string | undefined,
+): string[] {
+  const notesOf = (report: Json | undefined, prefix: string): string[] => {
+    const pre = obj(obj(report?.precondition)?.steadyState);
+    const warm = obj(obj(report?.summary)?.steadyState);
+    return [
+      ...(pre
+        ? [`${prefix}${formatSteadyState(pre as unknown as SteadyStateReport, 'preconditioning')}`]
+        : []),
+      ...(warm ? [`${prefix}${formatSteadyState(warm as unknown as SteadyStateReport, 'warm-up')}`] : []),
+    ];
+  };
+  if (entries.length === 0) return notesOf(raw, '');
+  return entries.flatMap((e) => notesOf(obj(e.report), `${labelOf(e) ?? '?'}: `));
 }
 
 function isTimeSeriesKind(kind: string): kind is TimeSeriesKind {

@@ -25,7 +25,8 @@ export function phaseBands(rows: readonly IntervalRow[], phases: Record<string, 
     if (label === undefined) continue;
     const from = row.atS - row.seconds;
     const last = bands[bands.length - 1];
-    if (last !== undefined && last.label === label && Math.abs(last.to - from) < 1e-6) last.to = row.atS;
+    // atS and seconds are each rounded to the millisecond in the files: edges may differ by 1 ms.
+    if (last !== undefined && last.label === label && Math.abs(last.to - from) < 0.0015) last.to = row.atS;
     else bands.push({ from, to: row.atS, label });
   }
   return bands;

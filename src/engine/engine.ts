@@ -657,7 +657,8 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     const type = this.typeOf[id]!;
     this.intervalStats[type]!.errors++;
     this.intervalErrors[cls]++;
-    this.outages!.failure(now, cls);
+    const cause = err instanceof RetriesExhaustedError ? err.lastError : err;
+    this.outages!.failure(now, cls, cause, this.executor.isServerFault?.(cause) === true);
     if (this.inWindow(this.dueAt[id]!, now)) {
       const w = this.window[type]!;
       w.errors++;
@@ -666,7 +667,6 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     }
     this.release(slot);
     if (cls === 'connection' && this.config.stopOnLostConnection !== false) {
-      const cause = err instanceof RetriesExhaustedError ? err.lastError : err;
       this.stop(
         'failed',
         `lost the database connection: ${cause instanceof Error ? cause.message : String(cause)}`,

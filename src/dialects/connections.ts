@@ -83,6 +83,11 @@ export interface Connections<H = unknown> {
    * idle). Asked before each transaction; a driver that fails the next call at once need not say.
    */
   isLost?(slot: number): boolean;
+  /**
+   * Whether the error says the database cannot do its work at all (its disk full, an I/O error):
+   * such a failure opens an outage as a lost connection does, named by the error.
+   */
+  isServerFault?(err: unknown): boolean;
   /** The driver's own code for a lost connection, for a slot whose connection died earlier. */
   readonly lostCode: string;
   close(): Promise<void>;

@@ -698,7 +698,8 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
       this.intervalStats[type]!.errors++;
       this.intervalErrors[cls]++;
     }
-    this.outages!.failure(now, cls);
+    const cause = err instanceof RetriesExhaustedError ? err.lastError : err;
+    this.outages!.failure(now, cls, cause, this.executor.isServerFault?.(cause) === true);
     if (counted) {
       const w = this.window[type]!;
       w.errors++;
@@ -707,7 +708,6 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     }
     this.release(slot);
     if (cls === 'connection' && this.config.stopOnLostConnection !== false) {
-      const cause = err instanceof RetriesExhaustedError ? err.lastError : err;
       this.stop(
         'failed',
         `lost the database connection: ${cause instanceof Error ? cause.message : String(cause)}`,

@@ -1,6 +1,7 @@
 /**
  * Outages as events: an outage opens at the first transaction that fails because the database
- * could not be reached or did not answer (class `connection` or `timeout`) and closes at the next
+ * could not be reached or did not answer (class `connection` or `timeout`), or said it cannot work
+ * at all (its disk full: the dialect's `isServerFault`), and closes at the next
  * transaction that succeeds. Every failure in between, of any class, counts towards it. One
  * tracker per engine, that is per target: the success path costs one boolean test.
  */
@@ -15,13 +16,28 @@ export interface Outage {
   durationS: number;
   /** Wall-clock time of the first failure (ISO 8601). */
   startedAt: string;
-  /** The class of the failure that opened it. */
-  cause: 'connection' | 'timeout';
+  /** The class of the failure that opened it; `server`: the database failing (its disk full), not lost. */
+  cause: 'connection' | 'timeout' | 'server';
   /** Transactions that failed while it lasted. */
   failed: number;
   failedByClass: Record<ErrorClass, number>;
   /** A transaction succeeded again before the run ended. */
   recovered: boolean;
+  /** What the failure that opened it said: the driver's or the database's code and message. */
+  error?: string | undefined;
+  /** The data directory's file system when the run ended, where it is on this machine (outage-cause.ts). */
+  disk?: { path: string; freeBytes: number; totalBytes: number; full: boolean } | undefined;
+  /** The server's own last PANIC or FATAL line, where its log is on this machine (txbench's embedded server). */
+  serverLog?: string | undefined;
+}
+
+/** An error as an outage names it: "57P01 terminating connection due to administrator command". */
+export function errorText(err: unknown): string | undefined {
+  if (err === undefined) return undefined;
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
+  const message = err instanceof Error ? err.message : String(err);
+  const text = code !== '' && !message.includes(code) ? `${code} ${message}` : message;
+  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }
 
 export class OutageTracker {
@@ -39,20 +55,23 @@ export class OutageTracker {
     private readonly originWallMs: number,
   ) {}
 
-  failure(nowMs: number, cls: ErrorClass): void {
+  /** `serverFault`: the error says the database cannot work at all (its disk full): it opens one too. */
+  failure(nowMs: number, cls: ErrorClass, err?: unknown, serverFault = false): void {
     let o = this.current;
     if (o === undefined) {
-      if (cls !== 'connection' && cls !== 'timeout') return;
+      const lost = cls === 'connection' || cls === 'timeout';
+      if (!lost && !serverFault) return;
       const startS = (nowMs - this.originMs) / 1000;
       o = {
         startS: round3(startS),
         endS: null,
         durationS: 0,
         startedAt: new Date(this.originWallMs + (nowMs - this.originMs)).toISOString(),
-        cause: cls,
+        cause: lost ? cls : 'server',
         failed: 0,
         failedByClass: emptyErrorCounts(),
         recovered: false,
+        error: errorText(err),
       };
       this.current = o;
       this.open = true;

@@ -94,6 +94,8 @@ export interface Executor<C extends Counters> {
    * error. There is nothing of theirs to drain: the drain waits for none of them.
    */
   windowClosed?(): void;
+  /** Whether the error says the database cannot work at all (its disk full): it opens an outage. */
+  isServerFault?(err: unknown): boolean;
 }
 
 /** Thrown by an executor when a transaction gave up after its retries. */

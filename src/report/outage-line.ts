@@ -15,10 +15,26 @@ export function clockOf(seconds: number): string {
  * An outage opened by timeouts says "not answering": the server was reachable but silent.
  */
 export function formatOutage(target: string, o: Outage): string {
-  const what = o.cause === 'connection' ? 'database unreachable' : 'database not answering';
+  const what =
+    o.cause === 'connection'
+      ? 'database unreachable'
+      : o.cause === 'server'
+        ? 'database failing'
+        : 'database not answering';
   const ending = o.recovered ? 'reconnected' : 'not recovered by the end of the run';
   return (
     `target ${target}: ${what} ${o.durationS.toFixed(1)} s at ${clockOf(o.startS)}, ` +
-    `${n0(o.failed)} transaction${o.failed === 1 ? '' : 's'} failed, ${ending}`
+    `${n0(o.failed)} transaction${o.failed === 1 ? '' : 's'} failed, ${ending}` +
+    (o.error !== undefined ? `; first failure: ${o.error}` : '') +
+    (o.serverLog !== undefined ? `; server log: ${o.serverLog}` : '') +
+    (o.disk !== undefined ? `; ${diskText(o.disk)}` : '')
   );
+}
+
+const mb = (bytes: number): string => `${n0(bytes / 1e6)} MB`;
+
+/** "the data directory's disk is full: 0 MB free of 350 MB (/data)". */
+function diskText(d: NonNullable<Outage['disk']>): string {
+  const room = `${mb(d.freeBytes)} free of ${mb(d.totalBytes)} (${d.path})`;
+  return d.full ? `the data directory's disk is FULL: ${room}` : `the data directory's disk has ${room}`;
 }

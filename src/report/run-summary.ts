@@ -45,6 +45,16 @@ const shardMark = (c: RunConfig): string =>
 const mixMark = (c: RateConditions): string =>
   c.nonstandardMix === true ? ", non-standard mix (below the spec's minimums)" : '';
 
+/** Seconds of the measured window (warm-up end to window end, from the run's start) under an outage. */
+export function outageInWindowS(r: RunReport): number {
+  const from = r.config.warmupS;
+  const to = from + r.summary.windowSeconds;
+  let s = 0;
+  for (const o of r.outages ?? [])
+    s += Math.max(0, Math.min(to, o.startS + o.durationS) - Math.max(from, o.startS));
+  return s;
+}
+
 /** The end-of-run table: headline figures, per-type response times, audit, and the tool's own cost. */
 export function formatRunSummary(r: RunReport): string {
   const s = r.summary;
@@ -62,6 +72,11 @@ export function formatRunSummary(r: RunReport): string {
     lines.push(`  ${formatSteadyState(r.precondition.steadyState, 'preconditioning')}`);
   if (s.steadyState) lines.push(`  ${formatSteadyState(s.steadyState, 'warm-up')}`);
   if (r.drain.inFlight > 0) lines.push(`  WARNING: ${drainWarning(r.drain)}`);
+  const cut = outageInWindowS(r);
+  if (cut > 0)
+    lines.push(
+      `  WARNING: the database was unreachable or not answering for ${cut.toFixed(1)} s of the ${s.windowSeconds.toFixed(1)} s window (outage below): the figures include that time, they are not the speed of the database or its device`,
+    );
   const figures = figuresOf(s).map(
     (f) => `${figureLabel(f, r.config)} ${orNa(f.value, (v) => withNoise(v, ci?.figures[f.key], n0))}   `,
   );

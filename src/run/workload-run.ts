@@ -4,6 +4,7 @@
  * the measured window, takes the database-side counters at the window's edges, and assembles the
  * run report (run.json's content). The workload is reached only through its interface.
  */
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { cpuUsage } from 'node:process';
 import type { Db, Dialect } from '../dialects/dialect.js';
@@ -19,6 +20,7 @@ import {
   type RunStatus,
 } from '../engine/engine.js';
 import type { Outage } from '../engine/outages.js';
+import { explainOutages } from './outage-cause.js';
 import type { Counters, ErrorClass, TransactionSpec } from '../engine/types.js';
 import { describeEnvironment, type RunEnvironment } from './environment.js';
 import { shardBasis, shardConfig, type ShardBasis, type ShardConfig, type ShardOptions } from './shard.js';
@@ -472,6 +474,13 @@ export class WorkloadRun {
         main = await this.measure(ctx, this.mainPhases(), 0);
       }
       const { result, summary, intervals, measurement } = main;
+      const localData =
+        this.options.dataDir ?? (environment.device.kind === 'local' ? environment.device.path : undefined);
+      await explainOutages(
+        result.outages,
+        localData,
+        this.options.dataDir === undefined ? undefined : path.join(this.options.dataDir, 'log'),
+      );
       drive.addRunTallies(prepared);
       config.workerSlices = drive.slices(result.perType.reduce((a, t) => a + t.count, 0));
       const shard = config.shard !== undefined;

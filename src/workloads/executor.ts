@@ -237,6 +237,10 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
     return this.conns.classify(err);
   }
 
+  isServerFault(err: unknown): boolean {
+    return this.conns.isServerFault?.(err) === true;
+  }
+
   execute(slot: number, type: number, terminal: TerminalContext, counters: C): Promise<number> {
     const ctx = this.bind(slot, terminal, counters);
     if (!this.conns.serial) {

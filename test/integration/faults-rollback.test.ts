@@ -58,7 +58,8 @@ describe('a PostgreSQL rollback that cannot run', () => {
               await session.query('select 1');
               return;
             }
-            await session.execute(`set idle_in_transaction_session_timeout = '50ms'`);
+            // Long enough that a loaded machine's gap between begin and the select does not end the session.
+            await session.execute(`set idle_in_transaction_session_timeout = '1s'`);
             await session.begin();
             try {
               await session.query('select k from held where k = 1 for update nowait');

@@ -3,6 +3,7 @@ import { DatabaseError } from '../../src/errors.js';
 import {
   classifyMysqlError,
   describeConnectionError,
+  isMysqlServerFault,
   isRetryable,
   parseServerVersion,
   versionProblem,
@@ -15,6 +16,21 @@ function serverError(errno: number, code = 'ER_X', message = 'server error'): Er
 }
 
 describe('classifyMysqlError', () => {
+  it('a table or disk full (1114, 1021, OS error 28) is the server failing: it opens an outage', () => {
+    expect(
+      isMysqlServerFault(serverError(1114, 'ER_RECORD_FILE_FULL', "The table 'order_line' is full")),
+    ).toBe(true);
+    expect(isMysqlServerFault(serverError(1021, 'ER_DISK_FULL'))).toBe(true);
+    expect(
+      isMysqlServerFault(
+        Object.assign(serverError(1030, 'ER_GET_ERRNO'), {
+          sqlMessage: 'Got error 28 "No space left on device" from storage engine InnoDB',
+        }),
+      ),
+    ).toBe(true);
+    expect(isMysqlServerFault(serverError(1062, 'ER_DUP_ENTRY'))).toBe(false);
+  });
+
   it('tells deadlocks from lock wait timeouts', () => {
     expect(classifyMysqlError(serverError(1213, 'ER_LOCK_DEADLOCK'))).toBe('deadlock');
     expect(classifyMysqlError(serverError(1205, 'ER_LOCK_WAIT_TIMEOUT'))).toBe('lockTimeout');

@@ -55,3 +55,45 @@ describe('outages in the text reports', () => {
     expect(lines.filter((l) => l.includes('target vm1:'))).toEqual([]);
   });
 });
+
+describe('an outage that lasted to the end: what happened, in the summary', () => {
+  it('names the first failure, the server log and the full disk, and warns that the window was cut', () => {
+    const o: Outage = {
+      ...outage(20, 75, 16),
+      endS: null,
+      recovered: false,
+      error: '57P02 terminating connection because of crash of another server process',
+      serverLog: 'PANIC:  could not write to file "pg_wal/xlogtemp.8849": No space left on device',
+      disk: { path: '/mnt/small/data', freeBytes: 0, totalBytes: 350e6, full: true },
+    };
+    const report = runJson({ target: 'small' }, { outages: [o] }) as unknown as RunReport;
+    const text = formatRunSummary(report);
+    expect(text).toContain(
+      'target small: database unreachable 75.0 s at 00:00:20, 16 transactions failed, not recovered by the end of the run; ' +
+        'first failure: 57P02 terminating connection because of crash of another server process; ' +
+        'server log: PANIC:  could not write to file "pg_wal/xlogtemp.8849": No space left on device; ' +
+        "the data directory's disk is FULL: 0 MB free of 350 MB (/mnt/small/data)",
+    );
+    expect(text).toMatch(
+      /WARNING: the database was unreachable or not answering for [\d.]+ s of the [\d.]+ s window/,
+    );
+  });
+});
+
+describe('the server failing opens an outage', () => {
+  it('a failure the dialect calls a server fault (its disk full) opens one, of cause server, named by its error', async () => {
+    const { OutageTracker } = await import('../../src/engine/outages.js');
+    const t = new OutageTracker(0, 0);
+    t.failure(1000, 'other', Object.assign(new Error('could not extend file'), { code: '23505' }));
+    expect(t.open).toBe(false);
+    t.failure(
+      2000,
+      'other',
+      Object.assign(new Error('could not extend file: No space left on device'), { code: '53100' }),
+      true,
+    );
+    const [o] = t.outages(5000);
+    expect(o).toMatchObject({ cause: 'server', startS: 2, failed: 1, recovered: false });
+    expect(o!.error).toBe('53100 could not extend file: No space left on device');
+  });
+});

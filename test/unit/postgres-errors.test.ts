@@ -1,6 +1,10 @@
 /** PostgreSQL's SQLSTATEs and Node's socket codes as the run counts them (dialects/postgres/errors.ts). */
 import { describe, expect, it } from 'vitest';
-import { classifyPostgresError, isRetryable } from '../../src/dialects/postgres/errors.js';
+import {
+  classifyPostgresError,
+  isPostgresServerFault,
+  isRetryable,
+} from '../../src/dialects/postgres/errors.js';
 
 const withCode = (code: string): Error => Object.assign(new Error(code), { code });
 
@@ -33,5 +37,11 @@ describe('classifyPostgresError', () => {
     expect(classifyPostgresError(withCode('40P01'))).toBe('deadlock');
     expect(classifyPostgresError(withCode('23505'))).toBe('constraint');
     expect(classifyPostgresError(withCode('22012'))).toBe('other');
+  });
+
+  it('a full disk (53100) or an I/O error (58030) is the server failing: it opens an outage', () => {
+    expect(isPostgresServerFault(withCode('53100'))).toBe(true);
+    expect(isPostgresServerFault(withCode('58030'))).toBe(true);
+    expect(isPostgresServerFault(withCode('23505'))).toBe(false);
   });
 });

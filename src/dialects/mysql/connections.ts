@@ -10,7 +10,7 @@ import type { Connections, Session } from '../connections.js';
 import type { Row } from '../dialect.js';
 import { openInBatches } from '../open-slots.js';
 import { checkServer, openConnection, type Connection } from './connect.js';
-import { classifyMysqlError, isRetryable } from './errors.js';
+import { classifyMysqlError, isMysqlServerFault, isRetryable } from './errors.js';
 import { parseMysqlUrl, type MysqlSettings } from './url.js';
 
 export interface MysqlSlotOptions {
@@ -61,6 +61,7 @@ export async function openMysqlConnections(
     session: (slot) => sessions[slot]!,
     classify: classifyMysqlError,
     isRetryable,
+    isServerFault: isMysqlServerFault,
     async recover(slot, cls) {
       // A lock wait timeout leaves the transaction open; a lost connection takes no more writes.
       // A rollback that fails rejects: the executor replaces the connection, since the next

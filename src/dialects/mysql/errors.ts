@@ -85,6 +85,17 @@ export function classifyMysqlError(err: unknown): ErrorClass {
   return 'other';
 }
 
+/**
+ * The server cannot do its work at all: a table full (1114 ER_RECORD_FILE_FULL, what InnoDB says
+ * when its tablespace cannot grow), the disk full (1021 ER_DISK_FULL), a failed write (1026
+ * ER_ERROR_ON_WRITE), or the storage engine's OS error 28 (ENOSPC, 1030 ER_GET_ERRNO).
+ */
+export function isMysqlServerFault(err: unknown): boolean {
+  const { errno, sqlMessage } = fieldsOf(err);
+  if (errno === 1114 || errno === 1021 || errno === 1026) return true;
+  return errno === 1030 && typeof sqlMessage === 'string' && /\berror 28\b/.test(sqlMessage);
+}
+
 export function isRetryable(cls: ErrorClass): boolean {
   return cls === 'conflict' || cls === 'deadlock' || cls === 'lockTimeout';
 }

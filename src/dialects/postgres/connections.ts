@@ -13,7 +13,7 @@ import { openInBatches } from '../open-slots.js';
 import { sendCancelRequest, type BackendKey, type CancelTarget } from './cancel.js';
 import { connect, describeConnectionError, type Sql } from './connect.js';
 import { SocketJar } from './sockets.js';
-import { classifyPostgresError, isRetryable } from './errors.js';
+import { classifyPostgresError, isPostgresServerFault, isRetryable } from './errors.js';
 
 export type PostgresConn = postgres.ReservedSql;
 
@@ -128,6 +128,7 @@ export async function openPostgresConnections(
     session: (slot) => sessions[slot]!,
     classify: classifyPostgresError,
     isRetryable,
+    isServerFault: isPostgresServerFault,
     async recover(slot, cls) {
       if (cls === 'connection') return;
       // Never write to a reserved connection whose server side is gone: postgres.js 3.4.9 then

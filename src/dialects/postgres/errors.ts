@@ -22,6 +22,15 @@ export function classifyPostgresError(err: unknown): ErrorClass {
   return 'other';
 }
 
+/**
+ * The server cannot do its work at all: 53100 disk_full (out of space for a table or its WAL),
+ * 58030 io_error. Every write fails until someone frees space: an outage, not a run of errors.
+ */
+export function isPostgresServerFault(err: unknown): boolean {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : '';
+  return code === '53100' || code === '58030';
+}
+
 export function isRetryable(cls: ErrorClass): boolean {
   return cls === 'conflict' || cls === 'deadlock' || cls === 'lockTimeout';
 }

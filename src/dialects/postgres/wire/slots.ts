@@ -9,7 +9,7 @@ import type { Connections } from '../../connections.js';
 import { openInBatches } from '../../open-slots.js';
 import { sendCancelRequest, type CancelTarget } from '../cancel.js';
 import { describeConnectionError } from '../connect.js';
-import { classifyPostgresError, isRetryable } from '../errors.js';
+import { classifyPostgresError, isPostgresServerFault, isRetryable } from '../errors.js';
 import { WireConnection, UnsupportedByWire } from './connection.js';
 import { WireSlot } from './session.js';
 import type { WireTarget } from './target.js';
@@ -73,6 +73,7 @@ export async function openWireConnections(
     session: (slot) => opened[slot]!,
     classify: classifyPostgresError,
     isRetryable,
+    isServerFault: isPostgresServerFault,
     async recover(slot, cls) {
       if (cls === 'connection') return;
       const conn = opened[slot]!.conn;

@@ -272,6 +272,59 @@ describe('Sampler, driven by explicit calls', () => {
   });
 });
 
+describe('Sampler watching the disks busy in the warm-up (devices: busy)', () => {
+  it('watches every disk that carried I/O before the window, and only those, and says which', async () => {
+    const source = new ScriptedSource([
+      snapshot(0, { vda: disk(0, 0), vdb: disk(0, 0), vdc: disk(0, 0) }), // start
+      snapshot(1000, { vda: disk(100, 100), vdb: disk(0, 0), vdc: disk(50, 100) }), // warm-up interval
+      snapshot(2000, { vda: disk(200, 200), vdb: disk(10, 10), vdc: disk(100, 200) }), // openWindow
+      snapshot(3000, { vda: disk(300, 300), vdb: disk(500, 500), vdc: disk(100, 200) }), // closeWindow
+    ]);
+    const chosen: string[][] = [];
+    const s = sampler(source, { devices: 'busy', onDevicesChosen: (names) => chosen.push([...names]) });
+    await s.start();
+    const warmup = await s.interval();
+    expect(warmup.devices.map((d) => d.name)).toEqual(['vda', 'vdc']);
+    await s.openWindow();
+    // vdb was busy in the warm-up too (its last second): chosen; vdc, idle in the window, still shown.
+    expect(chosen).toEqual([['vda', 'vdb', 'vdc']]);
+    const w = await s.closeWindow();
+    expect(w.devices.map((d) => [d.name, d.writeIops])).toEqual([
+      ['vda', 100],
+      ['vdb', 490],
+      ['vdc', 0],
+    ]);
+    expect(w.missing).toEqual([]);
+    await s.stop();
+  });
+
+  it('leaves out a disk idle through the warm-up, and with none busy shows each span’s busy disks', async () => {
+    const idleWarmup = new ScriptedSource([
+      snapshot(0, { vda: disk(0, 0), vdb: disk(0, 0) }),
+      snapshot(1000, { vda: disk(10, 10), vdb: disk(0, 0) }), // openWindow
+      snapshot(2000, { vda: disk(20, 20), vdb: disk(90, 90) }), // closeWindow
+    ]);
+    const one = sampler(idleWarmup, { devices: 'busy' });
+    await one.start();
+    await one.openWindow();
+    expect((await one.closeWindow()).devices.map((d) => d.name)).toEqual(['vda']);
+
+    const noWarmup = new ScriptedSource([
+      snapshot(0, { vda: disk(0, 0), vdb: disk(0, 0) }),
+      snapshot(0, { vda: disk(0, 0), vdb: disk(0, 0) }), // openWindow, at once
+      snapshot(1000, { vda: disk(0, 0), vdb: disk(90, 90) }), // closeWindow
+    ]);
+    const chosen: string[][] = [];
+    const two = sampler(noWarmup, { devices: 'busy', onDevicesChosen: (n) => chosen.push([...n]) });
+    await two.start();
+    await two.openWindow();
+    expect(chosen).toEqual([[]]);
+    const w = await two.closeWindow();
+    expect(w.devices.map((d) => d.name)).toEqual(['vdb']);
+    expect(w.missing).toEqual([]);
+  });
+});
+
 describe('Sampler, driven by its timer', () => {
   it('samples every period in the background and feeds the window each second', async () => {
     vi.useFakeTimers();

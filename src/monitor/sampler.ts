@@ -247,6 +247,18 @@ export class Sampler implements RunMonitor {
     this.onDevicesChosen?.(this.devices.filter((d) => busy.has(d.name)).map((d) => d.name));
   }
 
+  /** The watched devices and their members, each once: every device whose counters are followed. */
+  private tracked(): WatchedDevice[] {
+    const byName = new Map<string, WatchedDevice>();
+    for (const device of this.devices) {
+      byName.set(device.name, device);
+      for (const member of device.members ?? []) {
+        if (!byName.has(member)) byName.set(member, { name: member, role: device.role });
+      }
+    }
+    return [...byName.values()];
+  }
+
   /** Adds what each watched device did since the previous snapshot to the open spans. */
   private advance(snapshot: SystemSnapshot): void {
     const spans = this.openSpans();
@@ -257,7 +269,7 @@ export class Sampler implements RunMonitor {
         this.devices = [...this.devices, ...added.map((name) => ({ name, role: 'data+log' as const }))];
       }
     }
-    for (const device of this.devices) {
+    for (const device of this.tracked()) {
       const cur = snapshot.disks.get(device.name);
       const last = this.lastSeen.get(device.name);
       if (cur === undefined) {
@@ -325,6 +337,23 @@ export class Sampler implements RunMonitor {
     }
   }
 
+  /** One device's figures over a span, or undefined with a line in `missing` saying why. */
+  private deviceFigures(
+    span: Span,
+    device: WatchedDevice,
+    label: 'interval' | 'window',
+    missing: string[],
+  ): DeviceFigures | undefined {
+    const d = span.devices.get(device.name);
+    const line = deviceGapLine(device.name, d, this.source.description, label);
+    if (line !== undefined) missing.push(line);
+    // A failed source has said why already; otherwise the device only just appeared.
+    else if ((d === undefined || d.seconds === 0) && span.failures === 0) {
+      missing.push(`${device.name}: no figures (first seen at this ${label}'s end)`);
+    }
+    return d !== undefined && d.seconds > 0 ? figuresOfDelta(d.delta, d.seconds, device) : undefined;
+  }
+
   private spanFigures(
     span: Span,
     end: SystemSnapshot | undefined,
@@ -345,13 +374,12 @@ export class Sampler implements RunMonitor {
       const d = span.devices.get(device.name);
       // Disks not chosen yet (or never, when none was busy) are shown for the spans they were busy in.
       if ((this.busySoFar !== undefined || this.busyOnly) && !carriedIo(d)) continue;
-      if (d !== undefined && d.seconds > 0) devices.push(figuresOfDelta(d.delta, d.seconds, device));
-      const line = deviceGapLine(device.name, d, this.source.description, label);
-      if (line !== undefined) missing.push(line);
-      // A failed source has said why already; otherwise the device only just appeared.
-      else if ((d === undefined || d.seconds === 0) && span.failures === 0) {
-        missing.push(`${device.name}: no figures (first seen at this ${label}'s end)`);
-      }
+      const figures = this.deviceFigures(span, device, label, missing);
+      if (figures === undefined) continue;
+      const members = (device.members ?? []).flatMap(
+        (name) => this.deviceFigures(span, { name, role: device.role }, label, missing) ?? [],
+      );
+      devices.push(members.length > 0 ? { ...figures, members } : figures);
     }
     let host: HostFigures | null = null;
     if (end !== undefined) {

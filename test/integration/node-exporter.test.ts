@@ -107,7 +107,8 @@ describe('node_exporter, the real one', () => {
     scratch = await makeTempDir('txbench-node-exporter-');
     const found = await watchedDevicesFor([{ role: 'data', path: scratch }]);
     expect(found.devices.length, found.notes.join('; ')).toBeGreaterThan(0);
-    disk = found.devices[0]!.name;
+    // The whole disk (node_exporter lists disks, not partitions): a partition's member.
+    disk = found.devices[0]!.members?.[0] ?? found.devices[0]!.name;
   });
 
   afterAll(async () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ZERO_COUNTERS } from '../../src/monitor/figures.js';
 import { latencyTail } from '../../src/monitor/latency-tail.js';
+import { deviceTotals } from '../../src/report/device-totals.js';
 import { counterDeltas, Sampler, type SamplerOptions } from '../../src/monitor/sampler.js';
 import type { CpuTimes, DiskCounters, SystemSnapshot, SystemSource } from '../../src/monitor/types.js';
 
@@ -269,6 +270,25 @@ describe('Sampler, driven by explicit calls', () => {
     const s = sampler(new ScriptedSource([snapshot(0, {})]));
     await s.start();
     await expect(s.closeWindow()).rejects.toThrow(/openWindow/);
+  });
+});
+
+describe('Sampler on a stacked device', () => {
+  it('a RAID-1 mirror: md0’s own I/O is the figure, each leg’s beneath it, never added in', async () => {
+    const source = new ScriptedSource([
+      snapshot(0, { md0: disk(0, 0), sda1: disk(0, 0), sdb1: disk(0, 0) }),
+      snapshot(1000, { md0: disk(100, 100), sda1: disk(100, 50), sdb1: disk(100, 150) }),
+    ]);
+    const s = sampler(source, { devices: [{ name: 'md0', role: 'data+log', members: ['sda1', 'sdb1'] }] });
+    await s.start();
+    const [md0] = (await s.interval()).devices;
+    expect(md0).toMatchObject({ name: 'md0', writeIops: 100, writeLatencyMs: 1 });
+    expect(md0!.members!.map((m) => [m.name, m.role, m.writeIops, m.writeLatencyMs])).toEqual([
+      ['sda1', 'data+log', 100, 0.5],
+      ['sdb1', 'data+log', 100, 1.5],
+    ]);
+    expect(deviceTotals([md0!])!.writeIops).toBe(100);
+    await s.stop();
   });
 });
 

@@ -3,7 +3,7 @@
  * system under a path (the database's data directory). Linux /proc and /sys, best effort: what
  * cannot be read is undefined; nothing here throws.
  */
-import { readFile, realpath } from 'node:fs/promises';
+import { readdir, readFile, realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -29,7 +29,7 @@ export interface DeviceInfo {
   source?: string | undefined;
   /** The block device holding the file system, e.g. vda1 or nvme0n1p2. */
   device?: string | undefined;
-  /** The whole disk (the partition stripped), e.g. vda or nvme0n1. */
+  /** The whole disk under it (a partition's disk, the one disk under LVM), else the device itself. */
   disk?: string | undefined;
   model?: string | undefined;
   vendor?: string | undefined;
@@ -79,10 +79,15 @@ export async function deviceUnder(target: string, roots: SystemRoots = {}): Prom
   info.mountPoint = mount.mountPoint;
   info.fsType = mount.fsType;
   info.source = mount.source;
-  const device = await blockDevice(sys, mount);
+  // A /dev source sysfs does not show still names the device, for the record.
+  const device =
+    (await blockDeviceOf(mount, sys)) ??
+    (mount.source.startsWith('/dev/') ? path.basename(mount.source) : undefined);
   if (device === undefined) return info;
   info.device = device;
-  const disk = await wholeDisk(sys, device);
+  // The disk whose model and size describe the device: the one beneath it, when there is one.
+  const disks = await wholeDisksUnder(device, sys);
+  const disk = disks.length === 1 ? disks[0]! : device;
   info.disk = disk;
   const block = path.join(sys, 'block', disk);
   info.model = await readText(path.join(block, 'device/model'));
@@ -138,21 +143,74 @@ function unescapeMount(s: string): string {
   return s.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
 }
 
-/** The device's name from /sys/dev/block/MAJ:MIN, else from a /dev/… source. */
-async function blockDevice(sys: string, mount: MountEntry): Promise<string | undefined> {
+/**
+ * The block device holding a mount: /sys/dev/block/MAJ:MIN names it; file systems without one
+ * (tmpfs, overlay, NFS) have an anonymous 0:N number there. Btrfs also shows an anonymous number,
+ * so a /dev/… source known to sysfs is the fallback.
+ */
+export async function blockDeviceOf(mount: MountEntry, sys: string): Promise<string | undefined> {
   const link = await realpath(path.join(sys, 'dev/block', mount.devNumber)).catch(() => undefined);
   if (link !== undefined) return path.basename(link);
   if (!mount.source.startsWith('/dev/')) return undefined;
-  const dev = await realpath(mount.source).catch(() => mount.source);
-  return path.basename(dev);
+  const name = path.basename(await realpath(mount.source).catch(() => mount.source));
+  return (await isBlockDevice(sys, name)) ? name : undefined;
 }
 
-/** A partition's disk is its parent in sysfs (…/block/vda/vda1 → vda); a whole disk is itself. */
-async function wholeDisk(sys: string, device: string): Promise<string> {
+/** Device-mapper over md over partitions is three levels; anything deeper is a loop in a broken tree. */
+const MAX_STACK_DEPTH = 8;
+
+/**
+ * What a block device is made of, down to what holds the data: a stacked device's slaves
+ * (device-mapper, md), each resolved again, to the partitions or disks at the bottom; a partition
+ * is its whole disk; a whole disk is none. These carry the device's I/O again (a mirror's twice),
+ * so they are its detail, never added to it.
+ */
+export async function membersOf(device: string, sys: string): Promise<string[]> {
+  const slaves = await slavesOf(device, sys);
+  if (slaves.length > 0) return bottomOf(device, sys, 0);
+  const disk = await partitionDisk(device, sys);
+  return disk === undefined ? [] : [disk];
+}
+
+async function bottomOf(device: string, sys: string, depth: number): Promise<string[]> {
+  if (depth > MAX_STACK_DEPTH || !(await isBlockDevice(sys, device))) return [];
+  const slaves = await slavesOf(device, sys);
+  if (slaves.length === 0) return [device];
+  const beneath = await Promise.all(slaves.map((s) => bottomOf(s, sys, depth + 1)));
+  return [...new Set(beneath.flat())];
+}
+
+/**
+ * The bottom whole disks under a block device: a partition's parent disk, a stacked device's
+ * slaves each resolved again; a disk with neither is itself.
+ */
+export async function wholeDisksUnder(device: string, sys: string, depth = 0): Promise<string[]> {
+  if (depth > MAX_STACK_DEPTH || !(await isBlockDevice(sys, device))) return [];
+  const disk = await partitionDisk(device, sys);
+  if (disk !== undefined) return wholeDisksUnder(disk, sys, depth + 1);
+  const slaves = await slavesOf(device, sys);
+  if (slaves.length === 0) return [device];
+  const beneath = await Promise.all(slaves.map((s) => wholeDisksUnder(s, sys, depth + 1)));
+  return [...new Set(beneath.flat())];
+}
+
+async function slavesOf(device: string, sys: string): Promise<string[]> {
+  return (await readdir(path.join(sys, 'class/block', device, 'slaves')).catch(() => [])).sort();
+}
+
+/** A partition's disk is its parent in sysfs (…/block/vda/vda1 → vda); undefined for anything else. */
+async function partitionDisk(device: string, sys: string): Promise<string | undefined> {
   const entry = path.join(sys, 'class/block', device);
-  if ((await readText(path.join(entry, 'partition'))) === undefined) return device;
+  if ((await readText(path.join(entry, 'partition'))) === undefined) return undefined;
   const real = await realpath(entry).catch(() => undefined);
-  return real === undefined ? device : path.basename(path.dirname(real));
+  return real === undefined ? undefined : path.basename(path.dirname(real));
+}
+
+export async function isBlockDevice(sys: string, name: string): Promise<boolean> {
+  return realpath(path.join(sys, 'class/block', name)).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The nearest existing ancestor's real path (a data directory may not exist yet). */

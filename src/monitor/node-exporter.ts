@@ -47,22 +47,6 @@ export function parseNodeExporter(text: string, atMs: number, keep: readonly str
   return { atMs, disks, ...cpuTimes(families), memory: memory(families) };
 }
 
-/** The disk that moved the most bytes (read + written) from `a` to `b`; undefined if none moved any. */
-export function busiestDisk(a: SystemSnapshot, b: SystemSnapshot): string | undefined {
-  let busiest: string | undefined;
-  let most = 0;
-  for (const [name, after] of [...b.disks].sort(([x], [y]) => x.localeCompare(y))) {
-    const before = a.disks.get(name);
-    if (before === undefined) continue;
-    const moved = after.readBytes + after.writtenBytes - (before.readBytes + before.writtenBytes);
-    if (moved > most) {
-      most = moved;
-      busiest = name;
-    }
-  }
-  return busiest;
-}
-
 /** A `--device` that the exporter does not list: one line naming the ones it does. */
 export function requireDisk(snapshot: SystemSnapshot, device: string, source: string): void {
   if (snapshot.disks.has(device)) return;

@@ -28,7 +28,14 @@ import type {
 
 export interface SamplerOptions {
   source: SystemSource;
-  devices: readonly WatchedDevice[];
+  /**
+   * The disks to watch, or `busy` to watch every disk the source lists until the window opens and
+   * from then on those that carried I/O before it (the warm-up's); when none did, each span shows
+   * the disks that carried I/O in it.
+   */
+  devices: readonly WatchedDevice[] | 'busy';
+  /** Told which disks were chosen when `devices` is `busy` (none: every busy one, span by span). */
+  onDevicesChosen?: (names: readonly string[]) => void;
   /** The database's cumulative I/O counters (the dialect's), or undefined when it has none. */
   databaseCounters?: () => Promise<Record<string, number> | undefined>;
   /** Whether the source is this machine, so txbench's own CPU belongs beside its figures. */
@@ -73,7 +80,12 @@ interface DatabaseRead {
 
 export class Sampler implements RunMonitor {
   private readonly source: SystemSource;
-  private readonly devices: readonly WatchedDevice[];
+  private devices: readonly WatchedDevice[];
+  /** Until the window opens with `devices: 'busy'`: the disks that carried I/O so far. */
+  private busySoFar: Set<string> | undefined;
+  /** With `devices: 'busy'` and no disk busy before the window: each span shows its busy disks. */
+  private busyOnly = false;
+  private readonly onDevicesChosen: SamplerOptions['onDevicesChosen'];
   private readonly databaseCounters: SamplerOptions['databaseCounters'];
   private readonly measureOwnCpu: boolean;
   private readonly periodMs: number;
@@ -94,11 +106,14 @@ export class Sampler implements RunMonitor {
 
   constructor(options: SamplerOptions) {
     this.source = options.source;
-    this.devices = options.devices;
+    this.devices = options.devices === 'busy' ? [] : options.devices;
+    this.busySoFar = options.devices === 'busy' ? new Set() : undefined;
+    this.onDevicesChosen = options.onDevicesChosen;
     this.databaseCounters = options.databaseCounters;
     this.measureOwnCpu = options.measureOwnCpu;
     this.periodMs = options.periodMs ?? 1000;
-    this.notes = options.notes ?? [];
+    // A copy: lines the caller adds later (which disks were chosen) are its own, not every span's.
+    this.notes = [...(options.notes ?? [])];
     this.intervalSpan = this.newSpan();
   }
 
@@ -129,6 +144,7 @@ export class Sampler implements RunMonitor {
   async openWindow(): Promise<void> {
     const span = await this.sample(() => {
       this.windowOpenedAt = new Date();
+      this.chooseBusyDisks();
       return (this.windowSpan = this.newSpan());
     });
     await this.readDatabaseInto(span);
@@ -217,10 +233,43 @@ export class Sampler implements RunMonitor {
     return snapshot;
   }
 
+  /**
+   * With `devices: 'busy'`, the window watches the disks that carried I/O before it opened; when
+   * none did (no warm-up, an idle one, an exporter unreachable until now), every disk stays
+   * watched and each span shows those that carried I/O in it.
+   */
+  private chooseBusyDisks(): void {
+    const busy = this.busySoFar;
+    if (busy === undefined) return;
+    this.busySoFar = undefined;
+    if (busy.size > 0) this.devices = this.devices.filter((d) => busy.has(d.name));
+    else this.busyOnly = true;
+    this.onDevicesChosen?.(this.devices.filter((d) => busy.has(d.name)).map((d) => d.name));
+  }
+
+  /** The watched devices and their members, each once: every device whose counters are followed. */
+  private tracked(): WatchedDevice[] {
+    const byName = new Map<string, WatchedDevice>();
+    for (const device of this.devices) {
+      byName.set(device.name, device);
+      for (const member of device.members ?? []) {
+        if (!byName.has(member)) byName.set(member, { name: member, role: device.role });
+      }
+    }
+    return [...byName.values()];
+  }
+
   /** Adds what each watched device did since the previous snapshot to the open spans. */
   private advance(snapshot: SystemSnapshot): void {
     const spans = this.openSpans();
-    for (const device of this.devices) {
+    if (this.busySoFar !== undefined || this.busyOnly) {
+      const known = new Set(this.devices.map((d) => d.name));
+      const added = [...snapshot.disks.keys()].filter((name) => !known.has(name)).sort();
+      if (added.length > 0) {
+        this.devices = [...this.devices, ...added.map((name) => ({ name, role: 'data+log' as const }))];
+      }
+    }
+    for (const device of this.tracked()) {
       const cur = snapshot.disks.get(device.name);
       const last = this.lastSeen.get(device.name);
       if (cur === undefined) {
@@ -237,6 +286,7 @@ export class Sampler implements RunMonitor {
         for (const span of spans) deviceSpan(span, device.name).resets += 1;
         continue;
       }
+      if (delta.readsCompleted + delta.writesCompleted > 0) this.busySoFar?.add(device.name);
       // A step cut short by an interval's or the window's edge is too few I/Os to stand for a second.
       const fullStep = seconds * 1000 >= this.periodMs / 2;
       for (const span of spans) {
@@ -287,6 +337,23 @@ export class Sampler implements RunMonitor {
     }
   }
 
+  /** One device's figures over a span, or undefined with a line in `missing` saying why. */
+  private deviceFigures(
+    span: Span,
+    device: WatchedDevice,
+    label: 'interval' | 'window',
+    missing: string[],
+  ): DeviceFigures | undefined {
+    const d = span.devices.get(device.name);
+    const line = deviceGapLine(device.name, d, this.source.description, label);
+    if (line !== undefined) missing.push(line);
+    // A failed source has said why already; otherwise the device only just appeared.
+    else if ((d === undefined || d.seconds === 0) && span.failures === 0) {
+      missing.push(`${device.name}: no figures (first seen at this ${label}'s end)`);
+    }
+    return d !== undefined && d.seconds > 0 ? figuresOfDelta(d.delta, d.seconds, device) : undefined;
+  }
+
   private spanFigures(
     span: Span,
     end: SystemSnapshot | undefined,
@@ -305,13 +372,14 @@ export class Sampler implements RunMonitor {
     const devices: DeviceFigures[] = [];
     for (const device of this.devices) {
       const d = span.devices.get(device.name);
-      if (d !== undefined && d.seconds > 0) devices.push(figuresOfDelta(d.delta, d.seconds, device));
-      const line = deviceGapLine(device.name, d, this.source.description, label);
-      if (line !== undefined) missing.push(line);
-      // A failed source has said why already; otherwise the device only just appeared.
-      else if ((d === undefined || d.seconds === 0) && span.failures === 0) {
-        missing.push(`${device.name}: no figures (first seen at this ${label}'s end)`);
-      }
+      // Disks not chosen yet (or never, when none was busy) are shown for the spans they were busy in.
+      if ((this.busySoFar !== undefined || this.busyOnly) && !carriedIo(d)) continue;
+      const figures = this.deviceFigures(span, device, label, missing);
+      if (figures === undefined) continue;
+      const members = (device.members ?? []).flatMap(
+        (name) => this.deviceFigures(span, { name, role: device.role }, label, missing) ?? [],
+      );
+      devices.push(members.length > 0 ? { ...figures, members } : figures);
     }
     let host: HostFigures | null = null;
     if (end !== undefined) {
@@ -327,6 +395,10 @@ export class Sampler implements RunMonitor {
     }
     return { devices, host, database: databaseFigures, missing };
   }
+}
+
+function carriedIo(d: DeviceSpan | undefined): boolean {
+  return d !== undefined && d.delta.readsCompleted + d.delta.writesCompleted > 0;
 }
 
 function deviceSpan(span: Span, name: string): DeviceSpan {

@@ -8,11 +8,16 @@
 /** Whether a device holds the database's data files, its log (WAL, redo), or both. */
 export type DeviceRole = 'data' | 'log' | 'data+log';
 
-/** A whole disk to watch and why (partitions and device-mapper already resolved away). */
+/** A block device to watch and why: the one a file system sits on, or a disk named by the user. */
 export interface WatchedDevice {
-  /** Kernel name of a whole disk, e.g. `vda`, `nvme0n1`, `sdb`. */
+  /** Kernel name, e.g. `vda`, `nvme0n1p2`, `dm-0`, `md0`. */
   name: string;
   role: DeviceRole;
+  /**
+   * What it is made of (an md array's legs, a volume's disks, a partition's disk): watched as its
+   * detail, never added to it, since they carry its I/O again (a mirror's twice) or other I/O too.
+   */
+  members?: readonly string[] | undefined;
 }
 
 /** One disk's cumulative counters, as /proc/diskstats (or node_exporter) gives them. */
@@ -76,6 +81,8 @@ export interface DeviceFigures {
   writeLatencyMs: number | null;
   queueDepth: number;
   busyPct: number;
+  /** The figures of what the device is made of (see WatchedDevice.members); detail, not in any total. */
+  members?: DeviceFigures[] | undefined;
 }
 
 /**

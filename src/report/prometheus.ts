@@ -65,7 +65,9 @@ export const RESPONSE_TIME_BUCKETS_SECONDS: readonly number[] = [
 ];
 
 /** Device gauge name → the figure it shows, and its help. */
-const DEVICE_GAUGES: Readonly<Record<string, { figure: keyof DeviceFigures; help: string }>> = {
+const DEVICE_GAUGES: Readonly<
+  Record<string, { figure: Exclude<keyof DeviceFigures, 'members'>; help: string }>
+> = {
   txbench_device_read_iops: { figure: 'readIops', help: 'Reads completed per second' },
   txbench_device_write_iops: { figure: 'writeIops', help: 'Writes completed per second' },
   txbench_device_read_mbps: { figure: 'readMBps', help: 'MB (10^6 bytes) read per second' },

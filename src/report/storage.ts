@@ -5,7 +5,7 @@
  * and the host's CPU and memory, so a reader sees whether the disk, the database or the client was
  * the limit. Every figure carries its unit; a figure that was not read says n/a, and why.
  */
-import type { DeviceWindowFigures, HostFigures } from '../monitor/types.js';
+import type { DeviceFigures, DeviceWindowFigures, HostFigures } from '../monitor/types.js';
 import type { RunSummary } from '../run/workload-run.js';
 import { withNoise, type WindowNoise } from './noise.js';
 
@@ -57,6 +57,15 @@ function latencyTail(d: DeviceWindowFigures): string {
   );
 }
 
+/** What a stacked device or partition is made of, beneath its line: detail, in no total. */
+export function formatMemberLine(d: DeviceFigures): string {
+  return (
+    `  member ${d.name}: read ${iops(d.readIops)} IOPS ${megabytesPerSecond(d.readMBps)} MB/s, ` +
+    `write ${iops(d.writeIops)} IOPS ${megabytesPerSecond(d.writeMBps)} MB/s, ` +
+    `latency avg r ${latency(d.readLatencyMs)} / w ${latency(d.writeLatencyMs)} ms, busy ${d.busyPct.toFixed(0)}%`
+  );
+}
+
 export function formatHostLine(h: HostFigures): string {
   return (
     `host: CPU user ${pct(h.cpuUserPct)}, system ${pct(h.cpuSystemPct)}, iowait ${pct(h.cpuIowaitPct)}, ` +
@@ -74,7 +83,9 @@ export function formatStorage(s: Pick<RunSummary, 'devices' | 'host' | 'monitor'
   const hasDevices = s.devices !== undefined && s.devices.length > 0;
   const lines: string[] = [];
   if (hasDevices) {
-    lines.push(...s.devices!.map((d) => formatDeviceLine(d, s.ci95)));
+    lines.push(
+      ...s.devices!.flatMap((d) => [formatDeviceLine(d, s.ci95), ...(d.members ?? []).map(formatMemberLine)]),
+    );
   } else {
     const why =
       s.monitor === undefined ? 'not monitored' : notes.length > 0 ? notes.join('; ') : 'no disk found';

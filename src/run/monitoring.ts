@@ -1,13 +1,14 @@
 /**
  * Sets up what watches one target while it runs: which source (this machine's /proc, or the
  * database host's node_exporter), which disks (those under the data and log directories, or the one
- * the user named, or the exporter's busiest), and the database's own I/O counters. Knows no
+ * the user named, or every disk the exporter shows busy during the warm-up), and the database's own
+ * I/O counters. Knows no
  * workload: any run path hands it a dialect, a connection and the environment it described.
  */
 import type { Db, Dialect } from '../dialects/dialect.js';
 import { watchedDevicesFor, type StoragePath } from '../monitor/block-devices.js';
 import { LocalSource } from '../monitor/local-source.js';
-import { busiestDisk, NodeExporterSource, requireDisk } from '../monitor/node-exporter.js';
+import { NodeExporterSource, requireDisk } from '../monitor/node-exporter.js';
 import { Sampler } from '../monitor/sampler.js';
 import type { RunMonitor, SystemSnapshot, SystemSource, WatchedDevice } from '../monitor/types.js';
 import { embeddedStoragePaths } from '../targets/embedded.js';
@@ -33,9 +34,6 @@ export interface TargetMonitor {
   description: MonitorDescription;
 }
 
-/** How long the busiest disk is looked for when a node_exporter target names none. */
-const BUSIEST_PROBE_MS = 1000;
-
 export async function startTargetMonitor(
   dialect: Dialect,
   db: Db,
@@ -44,13 +42,15 @@ export async function startTargetMonitor(
 ): Promise<TargetMonitor> {
   const notes: string[] = [];
   let source: SystemSource;
-  let devices: WatchedDevice[];
+  let devices: WatchedDevice[] | 'busy';
+  let onDevicesChosen: ((names: readonly string[]) => void) | undefined;
   if (options.nodeExporter !== undefined) {
     const exporter = new NodeExporterSource(options.nodeExporter, {
       devices: options.device === undefined ? [] : [options.device],
     });
     source = exporter;
     devices = await exporterDevices(exporter, options.device, notes);
+    if (devices === 'busy') onDevicesChosen = (names) => notes.push(busyDisksNote(names, exporter));
   } else {
     source = new LocalSource();
     devices = await localDevices(dialect, db, environment, options, notes);
@@ -59,6 +59,7 @@ export async function startTargetMonitor(
   const monitor = new Sampler({
     source,
     devices,
+    onDevicesChosen,
     databaseCounters: ioCounters ? () => ioCounters(db) : undefined,
     // txbench's own CPU is this machine's: a remote host's figures are the database's alone.
     measureOwnCpu: options.nodeExporter === undefined,
@@ -96,36 +97,36 @@ async function localDevices(
   return resolved.devices;
 }
 
-/** The named disk (refused when the exporter does not list it), else the busiest, said so. */
+/**
+ * The named disk (refused when the exporter does not list it), else `busy`: every disk that
+ * carries I/O during the warm-up, chosen when the window opens (see Sampler).
+ */
 async function exporterDevices(
   exporter: NodeExporterSource,
   device: string | undefined,
   notes: string[],
-): Promise<WatchedDevice[]> {
+): Promise<WatchedDevice[] | 'busy'> {
   let first: SystemSnapshot;
   try {
     first = await exporter.snapshot();
   } catch (err) {
     // Unreachable now: one warning, the run goes on, and every interval says what is missing.
     notes.push(`${err instanceof Error ? err.message : String(err)}; its figures are missing`);
-    return device === undefined ? [] : [{ name: device, role: 'data+log' }];
+    return device === undefined ? 'busy' : [{ name: device, role: 'data+log' }];
   }
   if (device !== undefined) {
     requireDisk(first, device, exporter.description);
     return [{ name: device, role: 'data+log' }];
   }
-  await new Promise((resolve) => setTimeout(resolve, BUSIEST_PROBE_MS));
-  const second = await exporter.snapshot().catch(() => undefined);
-  const busiest = second === undefined ? undefined : busiestDisk(first, second);
-  const name = busiest ?? [...first.disks.keys()].sort()[0];
-  if (name === undefined) {
+  if (first.disks.size === 0) {
     notes.push(`${exporter.description} lists no disks: no disk figures (is its diskstats collector on?)`);
     return [];
   }
-  notes.push(
-    busiest !== undefined
-      ? `watching ${name}, the busiest disk ${exporter.description} reports (name one with --device)`
-      : `watching ${name}: no disk moved a byte in ${BUSIEST_PROBE_MS / 1000} s, so the first listed (name one with --device)`,
-  );
-  return [{ name, role: 'data+log' }];
+  return 'busy';
+}
+
+function busyDisksNote(names: readonly string[], exporter: NodeExporterSource): string {
+  return names.length > 0
+    ? `watching ${names.join(', ')}: the disks ${exporter.description} showed I/O on during the warm-up (name one with --device)`
+    : `no disk ${exporter.description} lists carried I/O during the warm-up: each interval and the window show the disks that did in them (name one with --device)`;
 }

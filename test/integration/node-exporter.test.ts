@@ -5,7 +5,7 @@
  * and an exporter that is gone, answers with an error or with something else gives one line.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { open, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, open, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,10 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watchedDevicesFor } from '../../dist/monitor/block-devices.js';
 import { checkDeviceOnExporter } from '../../dist/cli/monitor-flags.js';
 import { LocalSource } from '../../dist/monitor/local-source.js';
-import { busiestDisk, NodeExporterSource } from '../../dist/monitor/node-exporter.js';
+import { NodeExporterSource } from '../../dist/monitor/node-exporter.js';
 import { Sampler } from '../../dist/monitor/sampler.js';
 import type { DiskCounters } from '../../dist/monitor/types.js';
-import { makeTempDir, removeDir } from './helpers.js';
+import { makeTempDir, removeDir, runCli } from './helpers.js';
+import { attachLoop, mountExt4, undoAll } from './loop-device.js';
 import { freePort } from '../free-port.js';
 
 /** Writes `bytes` to a file and waits until they are on the disk. */
@@ -106,7 +107,8 @@ describe('node_exporter, the real one', () => {
     scratch = await makeTempDir('txbench-node-exporter-');
     const found = await watchedDevicesFor([{ role: 'data', path: scratch }]);
     expect(found.devices.length, found.notes.join('; ')).toBeGreaterThan(0);
-    disk = found.devices[0]!.name;
+    // The whole disk (node_exporter lists disks, not partitions): a partition's member.
+    disk = found.devices[0]!.members?.[0] ?? found.devices[0]!.name;
   });
 
   afterAll(async () => {
@@ -129,7 +131,7 @@ describe('node_exporter, the real one', () => {
     expect(Number.isInteger(scraped!.inFlight) && scraped!.inFlight >= 0).toBe(true);
   });
 
-  it('lists only whole disks that /proc/diskstats has, and names the one just written to as the busiest', async () => {
+  it('lists only whole disks that /proc/diskstats has, and sees the writes to this one', async () => {
     const source = new NodeExporterSource(`${exporter.url}/metrics`, { timeoutMs: 5000 });
     const first = await source.snapshot();
     await writeSynced(path.join(scratch, 'busy'), 8 * 1024 * 1024);
@@ -137,7 +139,9 @@ describe('node_exporter, the real one', () => {
     const proc = await readFile('/proc/diskstats', 'utf8');
     for (const name of second.disks.keys()) expect(proc).toMatch(new RegExp(`\\s${name}\\s`));
     expect(second.atMs).toBeGreaterThan(first.atMs);
-    expect(busiestDisk(first, second)).toBe(disk);
+    expect(second.disks.get(disk)!.writtenBytes).toBeGreaterThanOrEqual(
+      first.disks.get(disk)!.writtenBytes + 8 * 1024 * 1024,
+    );
   });
 
   it('gives the same device figures as the local /proc path for the same disk, within 10%', async () => {
@@ -303,5 +307,78 @@ describe('node_exporter behind basic auth (--web.config.file), the real one', ()
     expect(said).toMatch(/unreachable/);
     expect(said).not.toContain('s3cret');
     expect(said).not.toContain(encodeURIComponent(password));
+  });
+});
+
+describe('a run with --node-exporter and no --device', () => {
+  let dir: string;
+  const undo: (() => void)[] = [];
+  let exporter: { url: string; child: ChildProcess };
+  let loop: string;
+  let result: { code: number | null; stdout: string; stderr: string };
+
+  beforeAll(async () => {
+    dir = await makeTempDir('txbench-node-exporter-run-');
+    // The database on a disk of its own: a loop device, idle until the run writes to it.
+    const device = await attachLoop(dir, 256);
+    undo.push(device.detach);
+    loop = device.name;
+    const mnt = path.join(dir, 'mnt');
+    undo.push(await mountExt4(loop, mnt));
+    const loaded = await runCli(
+      dir,
+      ['load', '--db', `sqlite:${path.join(dir, 'tpcc.db')}`, '--warehouses', '1'],
+      180_000,
+    );
+    expect(loaded.code, loaded.stderr).toBe(0);
+    await copyFile(path.join(dir, 'tpcc.db'), path.join(mnt, 'tpcc.db'));
+    execFileSync('sync', ['-f', path.join(mnt, 'tpcc.db')]);
+    // Loop devices too (node_exporter leaves them out by default).
+    exporter = await startNodeExporter(['--collector.diskstats.device-exclude=^$']);
+    result = await runCli(
+      dir,
+      [
+        'run',
+        '--db',
+        `sqlite:${path.join(mnt, 'tpcc.db')}`,
+        '--node-exporter',
+        exporter.url,
+        '--warmup',
+        '4s',
+        '--duration',
+        '4s',
+        '--terminals',
+        '2',
+        '--out',
+        path.join(dir, 'results'),
+      ],
+      120_000,
+    );
+  }, 300_000);
+
+  afterAll(async () => {
+    if (exporter?.child.exitCode === null) exporter.child.kill('SIGTERM');
+    undoAll(undo);
+    await removeDir(dir);
+  });
+
+  it('watches the disks that carried I/O during the warm-up, the database’s among them, and says so', async () => {
+    expect(result.code, result.stderr).toBe(0);
+    const runDir = /run directory: (.+)$/m.exec(result.stdout)?.[1]?.trim();
+    expect(runDir, result.stdout).toBeDefined();
+    const run = JSON.parse(await readFile(path.join(runDir!, 'run.json'), 'utf8')) as {
+      summary: { devices: { name: string; writeIops: number }[]; monitor: { notes: string[] } };
+    };
+    const notes = run.summary.monitor.notes.join('\n');
+    expect(notes).toMatch(
+      new RegExp(
+        `^watching (\\S+, )*${loop}(, \\S+)*: the disks node_exporter .* showed I/O on during the warm-up`,
+        'm',
+      ),
+    );
+    const ours = run.summary.devices.find((d) => d.name === loop);
+    expect(ours, JSON.stringify(run.summary.devices)).toBeDefined();
+    expect(ours!.writeIops).toBeGreaterThan(0);
+    expect(result.stdout).toMatch(new RegExp(`storage ${loop} \\(data\\+log\\): read`));
   });
 });

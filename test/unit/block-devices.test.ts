@@ -83,7 +83,7 @@ describe('watchedDevicesFor', () => {
     });
   });
 
-  it('a partition: its whole disk, never the partition', async () => {
+  it('a partition: the partition, its disk as detail (the other partitions’ I/O is not the database’s)', async () => {
     const roots = await fixture({
       mounts: [
         PROC_MOUNT,
@@ -97,10 +97,10 @@ describe('watchedDevicesFor', () => {
       },
     });
     const found = await watchedDevicesFor([data('/var/lib/mysql')], roots);
-    expect(found.devices).toEqual([{ name: 'sda', role: 'data' }]);
+    expect(found.devices).toEqual([{ name: 'sda1', role: 'data', members: ['sda'] }]);
   });
 
-  it('LVM on md RAID on partitions: the two disks at the bottom, not dm-0, md0 or a partition', async () => {
+  it('LVM on md RAID-1 on partitions: dm-0, the mirror’s legs as detail, never summed', async () => {
     const roots = await fixture({
       mounts: [
         PROC_MOUNT,
@@ -120,15 +120,12 @@ describe('watchedDevicesFor', () => {
     });
     const found = await watchedDevicesFor([data('/srv/db/pgdata'), log('/srv/db/pgdata/pg_wal')], roots);
     expect(found).toEqual({
-      devices: [
-        { name: 'sda', role: 'data+log' },
-        { name: 'sdb', role: 'data+log' },
-      ],
+      devices: [{ name: 'dm-0', role: 'data+log', members: ['sda2', 'sdb2'] }],
       notes: [],
     });
   });
 
-  it('NVMe namespaces with partitions: nvme0n1p2 is nvme0n1, the other namespace is not watched', async () => {
+  it('NVMe namespaces with partitions: nvme0n1p2 on nvme0n1, the other namespace is not watched', async () => {
     const roots = await fixture({
       mounts: [
         PROC_MOUNT,
@@ -145,7 +142,7 @@ describe('watchedDevicesFor', () => {
       },
     });
     const found = await watchedDevicesFor([data('/data/pg')], roots);
-    expect(found.devices).toEqual([{ name: 'nvme0n1', role: 'data' }]);
+    expect(found.devices).toEqual([{ name: 'nvme0n1p2', role: 'data', members: ['nvme0n1'] }]);
   });
 
   it('data and log on different disks, the log reached through a pg_wal symlink', async () => {
@@ -183,11 +180,11 @@ describe('watchedDevicesFor', () => {
       devices: { nvme0n1: { dev: '259:0' }, nvme0n1p3: { dev: '259:3', partitionOf: 'nvme0n1' } },
     });
     expect((await watchedDevicesFor([data('/var/lib/postgresql')], roots)).devices).toEqual([
-      { name: 'nvme0n1', role: 'data' },
+      { name: 'nvme0n1p3', role: 'data', members: ['nvme0n1'] },
     ]);
   });
 
-  it('data and log on two partitions of one disk: that disk once, data+log', async () => {
+  it('data and log on two partitions of one disk: each partition with its role, the disk as detail', async () => {
     const roots = await fixture({
       mounts: [
         PROC_MOUNT,
@@ -203,10 +200,16 @@ describe('watchedDevicesFor', () => {
       },
     });
     const found = await watchedDevicesFor([data('/var/lib/mysql'), log('/var/lib/mysql/redo')], roots);
-    expect(found).toEqual({ devices: [{ name: 'sda', role: 'data+log' }], notes: [] });
+    expect(found).toEqual({
+      devices: [
+        { name: 'sda3', role: 'data', members: ['sda'] },
+        { name: 'sda4', role: 'log', members: ['sda'] },
+      ],
+      notes: [],
+    });
   });
 
-  it('a log on one disk of an LVM pair that also holds the data: each disk once, roles merged', async () => {
+  it('data on an LVM volume over two disks, the log on a partition of one of them: each device once', async () => {
     const roots = await fixture({
       mounts: [
         PROC_MOUNT,
@@ -222,8 +225,8 @@ describe('watchedDevicesFor', () => {
     });
     const found = await watchedDevicesFor([data('/pg'), log('/wal/pg_wal')], roots);
     expect(found.devices).toEqual([
-      { name: 'sda', role: 'data' },
-      { name: 'sdb', role: 'data+log' },
+      { name: 'dm-0', role: 'data', members: ['sda', 'sdb'] },
+      { name: 'sdb1', role: 'log', members: ['sdb'] },
     ]);
   });
 

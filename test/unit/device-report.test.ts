@@ -127,6 +127,17 @@ describe('the storage lines of the run summary', () => {
     expect(line).not.toMatch(/p99 3\.10/);
   });
 
+  it('a stacked device: its line, then its members beneath as detail', () => {
+    const legs = ['sda1', 'sdb1'].map((name) => device(name, 'data+log', { readIops: 12, writeIops: 850 }));
+    const lines = formatStorage({ devices: [device('md0', 'data+log', { members: legs })] });
+    expect(lines[0]).toMatch(/^storage md0 \(data\+log\): read 12 IOPS/);
+    expect(lines.slice(1)).toEqual([
+      '  member sda1: read 12 IOPS 0.40 MB/s, write 850 IOPS 14.2 MB/s, latency avg r 0.41 / w 1.20 ms, busy 62%',
+      '  member sdb1: read 12 IOPS 0.40 MB/s, write 850 IOPS 14.2 MB/s, latency avg r 0.41 / w 1.20 ms, busy 62%',
+    ]);
+    expect(deviceTotals([device('md0', 'data+log', { members: legs })])!.writeIops).toBe(850);
+  });
+
   it('a disk without reads says n/a for their latency, not 0', () => {
     const [line] = formatStorage({
       devices: [device('sdb', 'log', { readIops: 0, readLatencyMs: null, readLatencyMsP99: null })],

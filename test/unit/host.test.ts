@@ -91,6 +91,7 @@ describe('deviceUnder with a fixture /proc and /sys', () => {
     await mkdir(path.join(sys(), 'class/block'), { recursive: true });
     await symlink(path.join(disk, 'nvme0n1p2'), path.join(sys(), 'dev/block/259:2'));
     await symlink(path.join(disk, 'nvme0n1p2'), path.join(sys(), 'class/block/nvme0n1p2'));
+    await symlink(disk, path.join(sys(), 'class/block/nvme0n1'));
     await mkdir(path.join(sys(), 'block/nvme0n1/device'), { recursive: true });
     await mkdir(path.join(sys(), 'block/nvme0n1/queue'), { recursive: true });
     await writeFile(path.join(sys(), 'block/nvme0n1/device/model'), 'Samsung SSD 980 PRO 1TB   \n');

@@ -7,13 +7,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import {
-  busiestDisk,
   isPartitionOf,
   NodeExporterSource,
   parseNodeExporter,
   requireDisk,
 } from '../../src/monitor/node-exporter.js';
-import type { DiskCounters, SystemSnapshot } from '../../src/monitor/types.js';
 
 const RECORDED = readFileSync(new URL('../fixtures/node-exporter-1.5.txt', import.meta.url), 'utf8');
 
@@ -118,56 +116,6 @@ describe('isPartitionOf', () => {
     ['nvme0n1', 'nvme0n1p1', false],
   ])('%s of %s: %s', (name, disk, expected) => {
     expect(isPartitionOf(name, disk)).toBe(expected);
-  });
-});
-
-function snapshotOf(disks: Record<string, Partial<DiskCounters>>): SystemSnapshot {
-  const zero: DiskCounters = {
-    readsCompleted: 0,
-    readBytes: 0,
-    readMs: 0,
-    writesCompleted: 0,
-    writtenBytes: 0,
-    writeMs: 0,
-    inFlight: 0,
-    busyMs: 0,
-    weightedMs: 0,
-  };
-  return { atMs: 0, disks: new Map(Object.entries(disks).map(([n, c]) => [n, { ...zero, ...c }])) };
-}
-
-describe('busiestDisk', () => {
-  it('the disk that moved the most bytes, reads and writes together', () => {
-    const a = snapshotOf({ sda: { readBytes: 100 }, sdb: { writtenBytes: 100 }, sdc: {} });
-    const b = snapshotOf({
-      sda: { readBytes: 5100 },
-      sdb: { writtenBytes: 3100, readBytes: 3000 },
-      sdc: { readBytes: 10, writtenBytes: 10 },
-    });
-    expect(busiestDisk(a, b)).toBe('sdb');
-  });
-
-  it('not the one with the largest totals since boot', () => {
-    const a = snapshotOf({ sda: { writtenBytes: 9e12 }, sdb: { writtenBytes: 1 } });
-    const b = snapshotOf({ sda: { writtenBytes: 9e12 + 10 }, sdb: { writtenBytes: 1e6 } });
-    expect(busiestDisk(a, b)).toBe('sdb');
-  });
-
-  it('ignores a disk missing from the first snapshot and one whose counters went back (reset)', () => {
-    const a = snapshotOf({ sda: { writtenBytes: 1e9 }, sdb: {} });
-    const b = snapshotOf({
-      sda: { writtenBytes: 5 },
-      sdb: { writtenBytes: 10 },
-      sdc: { writtenBytes: 1e12 },
-    });
-    expect(busiestDisk(a, b)).toBe('sdb');
-  });
-
-  it('none when no disk moved a byte; ties go to the first name', () => {
-    const idle = snapshotOf({ sda: { readBytes: 7 }, sdb: {} });
-    expect(busiestDisk(idle, idle)).toBeUndefined();
-    const tie = snapshotOf({ sdb: { readBytes: 10 }, sda: { readBytes: 10 } });
-    expect(busiestDisk(snapshotOf({ sda: {}, sdb: {} }), tie)).toBe('sda');
   });
 });
 

@@ -122,6 +122,14 @@ describe('schema/run.schema.json', () => {
       }),
     ],
     [
+      'an md array with its legs beneath it',
+      runJson({
+        devices: [
+          device('md0', 'data+log', { members: [device('sda1', 'data+log'), device('sdb1', 'data+log')] }),
+        ],
+      }),
+    ],
+    [
       'a remote host (no txbench CPU) and unread database figures',
       runJson({ host: { ...HOST, txbenchCpuPct: null } }, {}),
     ],

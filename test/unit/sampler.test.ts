@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ZERO_COUNTERS } from '../../src/monitor/figures.js';
 import { latencyTail } from '../../src/monitor/latency-tail.js';
+import { deviceTotals } from '../../src/report/device-totals.js';
 import { counterDeltas, Sampler, type SamplerOptions } from '../../src/monitor/sampler.js';
 import type { CpuTimes, DiskCounters, SystemSnapshot, SystemSource } from '../../src/monitor/types.js';
 
@@ -269,6 +270,78 @@ describe('Sampler, driven by explicit calls', () => {
     const s = sampler(new ScriptedSource([snapshot(0, {})]));
     await s.start();
     await expect(s.closeWindow()).rejects.toThrow(/openWindow/);
+  });
+});
+
+describe('Sampler on a stacked device', () => {
+  it('a RAID-1 mirror: md0’s own I/O is the figure, each leg’s beneath it, never added in', async () => {
+    const source = new ScriptedSource([
+      snapshot(0, { md0: disk(0, 0), sda1: disk(0, 0), sdb1: disk(0, 0) }),
+      snapshot(1000, { md0: disk(100, 100), sda1: disk(100, 50), sdb1: disk(100, 150) }),
+    ]);
+    const s = sampler(source, { devices: [{ name: 'md0', role: 'data+log', members: ['sda1', 'sdb1'] }] });
+    await s.start();
+    const [md0] = (await s.interval()).devices;
+    expect(md0).toMatchObject({ name: 'md0', writeIops: 100, writeLatencyMs: 1 });
+    expect(md0!.members!.map((m) => [m.name, m.role, m.writeIops, m.writeLatencyMs])).toEqual([
+      ['sda1', 'data+log', 100, 0.5],
+      ['sdb1', 'data+log', 100, 1.5],
+    ]);
+    expect(deviceTotals([md0!])!.writeIops).toBe(100);
+    await s.stop();
+  });
+});
+
+describe('Sampler watching the disks busy in the warm-up (devices: busy)', () => {
+  it('watches every disk that carried I/O before the window, and only those, and says which', async () => {
+    const source = new ScriptedSource([
+      snapshot(0, { vda: disk(0, 0), vdb: disk(0, 0), vdc: disk(0, 0) }), // start
+      snapshot(1000, { vda: disk(100, 100), vdb: disk(0, 0), vdc: disk(50, 100) }), // warm-up interval
+      snapshot(2000, { vda: disk(200, 200), vdb: disk(10, 10), vdc: disk(100, 200) }), // openWindow
+      snapshot(3000, { vda: disk(300, 300), vdb: disk(500, 500), vdc: disk(100, 200) }), // closeWindow
+    ]);
+    const chosen: string[][] = [];
+    const s = sampler(source, { devices: 'busy', onDevicesChosen: (names) => chosen.push([...names]) });
+    await s.start();
+    const warmup = await s.interval();
+    expect(warmup.devices.map((d) => d.name)).toEqual(['vda', 'vdc']);
+    await s.openWindow();
+    // vdb was busy in the warm-up too (its last second): chosen; vdc, idle in the window, still shown.
+    expect(chosen).toEqual([['vda', 'vdb', 'vdc']]);
+    const w = await s.closeWindow();
+    expect(w.devices.map((d) => [d.name, d.writeIops])).toEqual([
+      ['vda', 100],
+      ['vdb', 490],
+      ['vdc', 0],
+    ]);
+    expect(w.missing).toEqual([]);
+    await s.stop();
+  });
+
+  it('leaves out a disk idle through the warm-up, and with none busy shows each span’s busy disks', async () => {
+    const idleWarmup = new ScriptedSource([
+      snapshot(0, { vda: disk(0, 0), vdb: disk(0, 0) }),
+      snapshot(1000, { vda: disk(10, 10), vdb: disk(0, 0) }), // openWindow
+      snapshot(2000, { vda: disk(20, 20), vdb: disk(90, 90) }), // closeWindow
+    ]);
+    const one = sampler(idleWarmup, { devices: 'busy' });
+    await one.start();
+    await one.openWindow();
+    expect((await one.closeWindow()).devices.map((d) => d.name)).toEqual(['vda']);
+
+    const noWarmup = new ScriptedSource([
+      snapshot(0, { vda: disk(0, 0), vdb: disk(0, 0) }),
+      snapshot(0, { vda: disk(0, 0), vdb: disk(0, 0) }), // openWindow, at once
+      snapshot(1000, { vda: disk(0, 0), vdb: disk(90, 90) }), // closeWindow
+    ]);
+    const chosen: string[][] = [];
+    const two = sampler(noWarmup, { devices: 'busy', onDevicesChosen: (n) => chosen.push([...n]) });
+    await two.start();
+    await two.openWindow();
+    expect(chosen).toEqual([[]]);
+    const w = await two.closeWindow();
+    expect(w.devices.map((d) => d.name)).toEqual(['vdb']);
+    expect(w.missing).toEqual([]);
   });
 });
 

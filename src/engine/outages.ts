@@ -4,8 +4,17 @@
  * at all (its disk full: the dialect's `isServerFault`), and closes at the next
  * transaction that succeeds. Every failure in between, of any class, counts towards it. One
  * tracker per engine, that is per target: the success path costs one boolean test.
+ *
+ * A database failing for lack of space fails only the transactions that need room (InnoDB's
+ * "table is full" for a New-Order) while the others go on succeeding in between, and it often
+ * dies of it a little later. So an outage of cause `server` ends at the first success after its
+ * last failure only once SERVER_SETTLE_MS pass without another failure: until then a failure,
+ * of any class, continues it (one event named by its first error, not one per failed write).
  */
 import { emptyErrorCounts, type ErrorClass } from './types.js';
+
+/** How long a `server` outage must go without a failure after a success to count as over. */
+export const SERVER_SETTLE_MS = 10_000;
 
 export interface Outage {
   /** Seconds since the run started, at the first failure. */
@@ -41,10 +50,12 @@ export function errorText(err: unknown): string | undefined {
 }
 
 export class OutageTracker {
-  /** An outage is open: the next success closes it. Read on every success (a plain field). */
+  /** An outage is open: successes go to `success`. Read on every success (a plain field). */
   open = false;
   private readonly done: Outage[] = [];
   private current: Outage | undefined;
+  /** performance.now() of the first success after the open `server` outage's last failure. */
+  private settlingSinceMs: number | undefined;
 
   /**
    * @param originMs performance.now() at the start of the run
@@ -57,6 +68,10 @@ export class OutageTracker {
 
   /** `serverFault`: the error says the database cannot work at all (its disk full): it opens one too. */
   failure(nowMs: number, cls: ErrorClass, err?: unknown, serverFault = false): void {
+    if (this.settlingSinceMs !== undefined) {
+      if (nowMs - this.settlingSinceMs >= SERVER_SETTLE_MS) this.close(this.settlingSinceMs);
+      this.settlingSinceMs = undefined;
+    }
     let o = this.current;
     if (o === undefined) {
       const lost = cls === 'connection' || cls === 'timeout';
@@ -83,21 +98,37 @@ export class OutageTracker {
   success(nowMs: number): void {
     const o = this.current;
     if (o === undefined) return;
-    const endS = (nowMs - this.originMs) / 1000;
+    if (o.cause !== 'server') this.close(nowMs);
+    else if (this.settlingSinceMs === undefined) this.settlingSinceMs = nowMs;
+    else if (nowMs - this.settlingSinceMs >= SERVER_SETTLE_MS) this.close(this.settlingSinceMs);
+  }
+
+  /**
+   * Every outage so far; one still open lasts until `nowMs` and is marked not recovered (a
+   * `server` outage too whose successes since its last failure have not yet lasted SERVER_SETTLE_MS).
+   */
+  outages(nowMs: number): Outage[] {
+    if (this.settlingSinceMs !== undefined && nowMs - this.settlingSinceMs >= SERVER_SETTLE_MS) {
+      this.close(this.settlingSinceMs);
+    }
+    const list = [...this.done];
+    const o = this.current;
+    if (o !== undefined) list.push({ ...o, durationS: round3((nowMs - this.originMs) / 1000 - o.startS) });
+    return list;
+  }
+
+  /** Ends the open outage at `endMs`, recovered. */
+  private close(endMs: number): void {
+    const o = this.current;
+    if (o === undefined) return;
+    const endS = (endMs - this.originMs) / 1000;
     o.endS = round3(endS);
     o.durationS = round3(endS - o.startS);
     o.recovered = true;
     this.done.push(o);
     this.current = undefined;
+    this.settlingSinceMs = undefined;
     this.open = false;
-  }
-
-  /** Every outage so far; one still open lasts until `nowMs` and is marked not recovered. */
-  outages(nowMs: number): Outage[] {
-    const list = [...this.done];
-    const o = this.current;
-    if (o !== undefined) list.push({ ...o, durationS: round3((nowMs - this.originMs) / 1000 - o.startS) });
-    return list;
   }
 }
 

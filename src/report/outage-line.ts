@@ -21,7 +21,12 @@ export function formatOutage(target: string, o: Outage): string {
       : o.cause === 'server'
         ? 'database failing'
         : 'database not answering';
-  const ending = o.recovered ? 'reconnected' : 'not recovered by the end of the run';
+  // A server that failed for lack of space kept its connections: it recovered, nothing reconnected.
+  const ending = o.recovered
+    ? o.cause === 'server'
+      ? 'recovered'
+      : 'reconnected'
+    : 'not recovered by the end of the run';
   return (
     `target ${target}: ${what} ${o.durationS.toFixed(1)} s at ${clockOf(o.startS)}, ` +
     `${n0(o.failed)} transaction${o.failed === 1 ? '' : 's'} failed, ${ending}` +

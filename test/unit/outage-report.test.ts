@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Outage } from '../../src/engine/outages.js';
+import { formatOutage } from '../../src/report/outage-line.js';
 import { formatRunSummary, formatTargetsTable } from '../../src/report/run-summary.js';
 import type { AggregateSummary } from '../../src/run/aggregate.js';
 import type { RunReport } from '../../src/run/workload-run.js';
@@ -95,5 +96,68 @@ describe('the server failing opens an outage', () => {
     const [o] = t.outages(5000);
     expect(o).toMatchObject({ cause: 'server', startS: 2, failed: 1, recovered: false });
     expect(o!.error).toBe('53100 could not extend file: No space left on device');
+  });
+
+  const tableFull = Object.assign(new Error("The table 'orders' is full"), {
+    code: 'ER_RECORD_FILE_FULL',
+    errno: 1114,
+  });
+  const lost = Object.assign(new Error('Connection lost: The server closed the connection.'), {
+    code: 'PROTOCOL_CONNECTION_LOST',
+  });
+
+  it('writes failing between reads that succeed, then the server dying of it: one outage, named by the first failure', async () => {
+    const { OutageTracker } = await import('../../src/engine/outages.js');
+    const t = new OutageTracker(0, 0);
+    for (let ms = 5000; ms < 8000; ms += 100) {
+      t.failure(ms, 'other', tableFull, true);
+      t.success(ms + 50);
+    }
+    t.failure(9000, 'connection', lost);
+    t.failure(9500, 'connection', lost);
+    const list = t.outages(35_000);
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({
+      cause: 'server',
+      startS: 5,
+      endS: null,
+      durationS: 30,
+      recovered: false,
+    });
+    expect(list[0]!.error).toBe("ER_RECORD_FILE_FULL The table 'orders' is full");
+    expect(list[0]!.failedByClass).toMatchObject({ other: 30, connection: 2 });
+    expect(formatOutage('maria', list[0]!)).toMatch(
+      /^target maria: database failing 30\.0 s at 00:00:05, 32 transactions failed, not recovered/,
+    );
+  });
+
+  it('ends at the first success after its last failure once no failure follows for SERVER_SETTLE_MS', async () => {
+    const { OutageTracker, SERVER_SETTLE_MS } = await import('../../src/engine/outages.js');
+    const t = new OutageTracker(0, 0);
+    t.failure(2000, 'other', tableFull, true);
+    t.success(2500);
+    t.failure(3000, 'other', tableFull, true);
+    t.success(4000);
+    t.success(4000 + SERVER_SETTLE_MS / 2);
+    t.success(4000 + SERVER_SETTLE_MS);
+    expect(t.open).toBe(false);
+    t.failure(30_000, 'other', tableFull, true);
+    t.success(31_000);
+    const list = t.outages(31_000 + SERVER_SETTLE_MS);
+    expect(list.map((o) => [o.startS, o.endS, o.failed, o.recovered])).toEqual([
+      [2, 4, 2, true],
+      [30, 31, 1, true],
+    ]);
+    expect(formatOutage('maria', list[0]!)).toMatch(
+      /database failing 2\.0 s at 00:00:02, 2 transactions failed, recovered;/,
+    );
+  });
+
+  it('one not yet clear of failures for SERVER_SETTLE_MS at the end is not recovered', async () => {
+    const { OutageTracker } = await import('../../src/engine/outages.js');
+    const t = new OutageTracker(0, 0);
+    t.failure(2000, 'other', tableFull, true);
+    t.success(2100);
+    expect(t.outages(5000)).toMatchObject([{ startS: 2, endS: null, durationS: 3, recovered: false }]);
   });
 });

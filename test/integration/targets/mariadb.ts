@@ -42,10 +42,21 @@ export interface MariaDbServer extends TestTarget {
   killAndRestart(): Promise<void>;
 }
 
-/** `extraArgs`: more mariadbd options (TLS files, say). */
-export async function startMariaDb(extraArgs: readonly string[] = []): Promise<MariaDbServer> {
+export interface MariaDbOptions {
+  /**
+   * A new directory for the data directory (on a file system the caller mounted, say), which the
+   * caller removes; by default one in the server's temp dir.
+   */
+  dataDir?: string;
+}
+
+/** `extraArgs`: more mariadbd options (TLS files, say); later ones override the defaults. */
+export async function startMariaDb(
+  extraArgs: readonly string[] = [],
+  options: MariaDbOptions = {},
+): Promise<MariaDbServer> {
   const dir = await makeTempDir('txbench-mariadb-');
-  const dataDir = path.join(dir, 'data');
+  const dataDir = options.dataDir ?? path.join(dir, 'data');
   // The server writes its socket, pid file and log in run/, which its user owns.
   const socket = path.join(dir, 'run', 'mysqld.sock');
   const log = path.join(dir, 'run', 'error.log');

@@ -689,7 +689,10 @@ export class WorkloadRun {
         countersEnd = readCounters();
         serverTxEnd = readServerTx();
       }
-      this.listener.onPhase?.(phase === 'measure' && label ? 'precondition' : phase);
+      // Behind the intervals still waiting for their monitoring figures, so that a listener sees
+      // the window's last interval before the drain begins.
+      const shown = phase === 'measure' && label ? 'precondition' : phase;
+      delivered = delivered.then(() => this.listener.onPhase?.(shown));
     });
     engine.on('interval', (stats) => {
       if (steady !== undefined && stats.phase === watchedPhase && steady.add(stats)) {

@@ -8,6 +8,7 @@ import type { ClientCpu } from '../../metrics/client-cpu.js';
 import type { LatencyMs } from '../../metrics/histogram.js';
 import { pct, round, type TypeSummary } from '../../metrics/window-summary.js';
 import type { DatabaseFigures, DeviceWindowFigures, HostFigures } from '../../monitor/types.js';
+import type { Measurement } from '../workload.js';
 import { MIX_MINIMUMS, NEW_ORDER, TPCC_TRANSACTIONS, type TpccCounters } from './profile.js';
 
 export type { TypeSummary };
@@ -89,6 +90,24 @@ export function tpccFigures(inputs: {
     ceilingTpmC: ceilingTpmC === null ? null : round(ceilingTpmC, 2),
     efficiencyPct: ceilingTpmC !== null && ceilingTpmC > 0 ? round((100 * tpmC) / ceilingTpmC, 1) : null,
   };
+}
+
+/** TPC-C's figures of one measured window: for a run's summary and for merged shards alike. */
+export function measurementFigures(
+  m: Measurement<TpccCounters>,
+): Pick<RunSummary, 'tpmC' | 'nopm' | 'ceilingTpmC' | 'efficiencyPct'> {
+  const ids = m.windowCounters;
+  return tpccFigures({
+    windowSeconds: m.windowSeconds,
+    newOrders: m.counts[NEW_ORDER] ?? 0,
+    terminals: m.terminals,
+    deck: m.deck,
+    thinkScale: m.thinkScale,
+    nextOrderIds:
+      ids?.start.nextOrderIds === undefined || ids.end.nextOrderIds === undefined
+        ? undefined
+        : { start: ids.start.nextOrderIds, end: ids.end.nextOrderIds },
+  });
 }
 
 /** The input-variability limits of clause 5.5.1.5, the skip limit of 2.7.4 and the mix minimums. */

@@ -16,6 +16,7 @@ import { checkpoint } from './settle.js';
 import { lastLine, startNode } from './children.js';
 import type { LoadChildResult } from './load-child.js';
 import type { LoadResult } from '../workloads/tpcc/loader.js';
+import { BYTES_PER_MIB, bytesToMB } from '../util/units.js';
 
 const CHILD = new URL('./load-child.js', import.meta.url);
 
@@ -70,7 +71,7 @@ export async function largeLoadSection(
     const growth = after.size - before.size;
     const [wal] = await sql<{ bytes: string }[]>`
       select pg_wal_lsn_diff(${after.lsn}::pg_lsn, ${before.lsn}::pg_lsn)::bigint::text as bytes`;
-    const mbPerS = growth / 1e6 / load.seconds;
+    const mbPerS = bytesToMB(growth) / load.seconds;
     return {
       warehouses: w,
       seconds: load.seconds,
@@ -84,8 +85,8 @@ export async function largeLoadSection(
       mbPerS,
       device,
       fractionOfDevice: mbPerS / device.mbPerS,
-      peakRssMB: (vmHwmBytes ?? peakRssBytes) / 1e6,
-      sampledRssMB: peakRssBytes / 1e6,
+      peakRssMB: bytesToMB(vmHwmBytes ?? peakRssBytes),
+      sampledRssMB: bytesToMB(peakRssBytes),
     };
   } finally {
     await sql.end({ timeout: 5 });
@@ -112,7 +113,13 @@ async function deviceWriteRate(dir: string, mb: number): Promise<LargeLoadData['
       const t0 = performance.now();
       const ok = await dd([`of=${file}`, 'if=/dev/zero', 'bs=1M', `count=${mb}`, ...flags]);
       const seconds = (performance.now() - t0) / 1000;
-      if (ok) return { bytes: mb * 1024 * 1024, seconds, mbPerS: (mb * 1024 * 1024) / 1e6 / seconds, method };
+      if (ok)
+        return {
+          bytes: mb * BYTES_PER_MIB,
+          seconds,
+          mbPerS: bytesToMB(mb * BYTES_PER_MIB) / seconds,
+          method,
+        };
     }
     throw new Error('dd could not write the test file');
   } finally {
@@ -144,12 +151,12 @@ export function largeLoadTable(d: LargeLoadData): string {
     {
       figure: 'MB/s (database size growth)',
       value: num(d.mbPerS),
-      note: `${num(d.databaseGrowthBytes / 1e6)} MB on disk; WAL ${num(d.walBytes / 1e6)} MB more; ${d.copyFormat} COPY ${num(d.copyBytes / 1e6)} MB`,
+      note: `${num(bytesToMB(d.databaseGrowthBytes))} MB on disk; WAL ${num(bytesToMB(d.walBytes))} MB more; ${d.copyFormat} COPY ${num(bytesToMB(d.copyBytes))} MB`,
     },
     {
       figure: 'device sequential write MB/s',
       value: num(d.device.mbPerS),
-      note: `${d.device.method}, ${num(d.device.bytes / 1e6)} MB in ${num(d.device.seconds)} s, same filesystem as the data directory`,
+      note: `${d.device.method}, ${num(bytesToMB(d.device.bytes))} MB in ${num(d.device.seconds)} s, same filesystem as the data directory`,
     },
     { figure: 'load MB/s ÷ device MB/s', value: d.fractionOfDevice.toFixed(2), note: '' },
     {

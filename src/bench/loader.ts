@@ -27,6 +27,7 @@ import {
 import { execFileSync } from 'node:child_process';
 import { mariadbLoad, sqliteLoad, type PeerLoad } from './loader-peers.js';
 import { oneLine } from './sections.js';
+import { bytesToMB } from '../util/units.js';
 
 export interface LoaderData {
   warehouses: number;
@@ -284,7 +285,7 @@ export function loaderTable(d: LoaderData): string {
       step: 'txbench load (whole)',
       s: t.seconds,
       cpu: `${num(t.clientCpuS)} + ${num(t.serverCpuS)}`,
-      note: `${num(t.rows)} rows, ${num(t.bytes / 1e6)} MB of ${t.copyFormat} COPY, ${d.streams} streams`,
+      note: `${num(t.rows)} rows, ${num(bytesToMB(t.bytes))} MB of ${t.copyFormat} COPY, ${d.streams} streams`,
     },
     {
       step: '  generation + COPY',
@@ -297,7 +298,7 @@ export function loaderTable(d: LoaderData): string {
       step: 'raw COPY from files',
       s: d.raw.copyS,
       cpu: `0 + ${num(d.raw.copyServerCpuS)}`,
-      note: `${d.raw.files} files, ${num(d.raw.bytes / 1e6)} MB, ${d.streams} sessions`,
+      note: `${d.raw.files} files, ${num(bytesToMB(d.raw.bytes))} MB, ${d.streams} sessions`,
     },
     {
       step: 'raw: keys and indexes',
@@ -313,7 +314,7 @@ export function loaderTable(d: LoaderData): string {
       step: 'raw binary COPY from files',
       s: d.raw.binaryCopyS,
       cpu: `0 + ${num(d.raw.binaryCopyServerCpuS ?? 0)}`,
-      note: `the same files in the binary format, ${num((d.raw.binaryBytes ?? 0) / 1e6)} MB (data only)`,
+      note: `the same files in the binary format, ${num(bytesToMB(d.raw.binaryBytes ?? 0))} MB (data only)`,
     });
   const columns: Column<Row>[] = [
     { header: 'step', align: 'left', text: (r) => r.step },
@@ -341,7 +342,7 @@ export function loaderTable(d: LoaderData): string {
 }
 
 type PeerRow = { step: string; s: number | undefined; note: string };
-const PEER_COLUMNS: Column<PeerRow>[] = [
+const PEER_COLUMNS: readonly Column<PeerRow>[] = [
   { header: 'step', align: 'left', text: (r) => r.step },
   { header: 'seconds', align: 'right', text: (r) => (r.s === undefined ? '' : num(r.s)) },
   { header: '', align: 'left', text: (r) => r.note },
@@ -362,7 +363,7 @@ function peerLines(name: string, p: PeerLoad | { skipped: string }): { rows: Pee
       {
         step: `${name}: raw ${p.rawPath}`,
         s: p.raw.loadS,
-        note: p.raw.bytes === undefined ? '' : `${num(p.raw.bytes / 1e6)} MB`,
+        note: p.raw.bytes === undefined ? '' : `${num(bytesToMB(p.raw.bytes))} MB`,
       },
       { step: `${name}: raw keys and indexes`, s: p.raw.keysS, note: '' },
       { step: `${name}: raw ANALYZE`, s: p.raw.analyzeS, note: '' },

@@ -22,7 +22,7 @@ const USER = 'txbench';
 const PASSWORD = 'txbench-bench-pw';
 
 /** As the tests' server, with a buffer pool for a 10-warehouse load. */
-const SETTINGS = [
+const SETTINGS: readonly string[] = [
   '--innodb-buffer-pool-size=1G',
   '--innodb-log-file-size=512M',
   '--innodb-flush-log-at-trx-commit=1',

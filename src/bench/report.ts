@@ -1,12 +1,12 @@
 /** What the bench prints (one table per section, then the summary of targets) and bench.json. */
 import { writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { ENV_KEYS, type BenchConfig } from './config.js';
 import type { Contention } from './contention.js';
 import { summaryTable } from './figures.js';
 import type { Machine } from './machine.js';
 import type { SectionRecord } from './sections.js';
+import { toolVersion } from '../util/tool-version.js';
 
 export function renderReport(records: readonly SectionRecord[], loadNote: string): string {
   const summary = records.flatMap((r) => r.targets);
@@ -40,10 +40,9 @@ export async function writeReport(
   const env = Object.fromEntries(
     ENV_KEYS.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]),
   );
-  const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
   const report = {
     schemaVersion: 1,
-    tool: { name: 'txbench bench', version: pkg.version },
+    tool: { name: 'txbench bench', version: toolVersion() },
     date: new Date().toISOString(),
     command: [...Object.entries(env).map(([k, v]) => `${k}=${v}`), 'npm run bench'].join(' '),
     env,

@@ -9,6 +9,7 @@ import { formatTable, num, signedPct, type Column, type TargetDef } from './figu
 import type { SchedulerChildResult, SchedulerRequest } from './scheduler-child.js';
 import { truncatedThinkMeanMs } from '../engine/pacing.js';
 import { TPCC_TRANSACTIONS } from '../workloads/tpcc/profile.js';
+import { BYTES_PER_MIB } from '../util/units.js';
 
 export interface ScenarioFigures {
   terminals: number;
@@ -38,7 +39,6 @@ export interface ScenarioFigures {
 export type SchedulerData = Record<string, ScenarioFigures | { error: string }>;
 
 const CHILD = new URL('./scheduler-child.js', import.meta.url);
-const MB = 1024 * 1024;
 
 export async function schedulerSection(
   cfg: BenchConfig['scheduler'],
@@ -95,9 +95,9 @@ async function scenario(request: SchedulerRequest): Promise<ScenarioFigures> {
     lawTps,
     deviation: tps / lawTps - 1,
     latenessMs: { p50: r.latenessUs.p50 / 1000, p99: r.latenessUs.p99 / 1000, max: r.latenessUs.max / 1000 },
-    rssPeakMB: r.rssPeakBytes / MB,
-    vmHwmMB: r.vmHwmBytes === null ? null : r.vmHwmBytes / MB,
-    rssAfterSetupMB: r.rssAfterSetupBytes / MB,
+    rssPeakMB: r.rssPeakBytes / BYTES_PER_MIB,
+    vmHwmMB: r.vmHwmBytes === null ? null : r.vmHwmBytes / BYTES_PER_MIB,
+    rssAfterSetupMB: r.rssAfterSetupBytes / BYTES_PER_MIB,
     coresUsed: cpuS / r.windowS,
     cpuUsPerTransaction: (cpuS * 1e6) / transactions,
     maxInFlight: r.maxInFlight,

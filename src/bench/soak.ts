@@ -24,14 +24,13 @@ import { findWorkload } from '../workloads/registry.js';
 import { loadState } from '../workloads/load-record.js';
 import { dialectFor } from '../dialects/for-url.js';
 import { driftVerdict, memoryVerdict, slope, type Verdict } from './soak-figures.js';
+import { BYTES_PER_MIB } from '../util/units.js';
 
 interface Sample {
   minute: number;
   rssMB: number;
   heapMB: number;
 }
-
-const MB = 1024 * 1024;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -79,7 +78,11 @@ async function main(): Promise<number> {
     const t0 = performance.now();
     const sample = (): void => {
       const m = process.memoryUsage();
-      samples.push({ minute: (performance.now() - t0) / 60_000, rssMB: m.rss / MB, heapMB: m.heapUsed / MB });
+      samples.push({
+        minute: (performance.now() - t0) / 60_000,
+        rssMB: m.rss / BYTES_PER_MIB,
+        heapMB: m.heapUsed / BYTES_PER_MIB,
+      });
     };
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
@@ -118,7 +121,7 @@ async function main(): Promise<number> {
           });
           loop.reset();
           console.error(
-            `soak: ${perInterval.length} intervals, TPS ${i.tps.toFixed(1)}, RSS ${(process.memoryUsage().rss / MB).toFixed(0)} MB`,
+            `soak: ${perInterval.length} intervals, TPS ${i.tps.toFixed(1)}, RSS ${(process.memoryUsage().rss / BYTES_PER_MIB).toFixed(0)} MB`,
           );
         },
       },

@@ -2,7 +2,6 @@
  * Turns a source's events into workload records: numbers the sessions, makes times offsets from
  * the capture start, marks transaction boundaries, redacts literals when asked, and counts.
  */
-import { createRequire } from 'node:module';
 import type { CaptureEvent, StatementEvent } from './events.js';
 import type { WorkloadWriter } from './file-io.js';
 import {
@@ -16,6 +15,7 @@ import {
 } from './format.js';
 import { redactParams, redactSql } from './redact.js';
 import { txBoundary } from './sql-text.js';
+import { toolVersion } from '../util/tool-version.js';
 
 export interface BuilderOptions {
   kind: SourceKind;
@@ -161,8 +161,4 @@ export class CaptureBuilder {
 
 function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
-}
-
-function toolVersion(): string {
-  return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 }

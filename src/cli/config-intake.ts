@@ -18,7 +18,7 @@ import { COMMAND_FLAGS, TARGET_FLAGS } from './commands.js';
 import { workloadRefFrom } from './workload-flags.js';
 
 /** Commands that drive several targets at once; the others take one. */
-const SEVERAL_TARGETS = new Set(['run']);
+const SEVERAL_TARGETS: ReadonlySet<string> = new Set(['run']);
 
 /** `argv` with `--config` and `--target` replaced by the flags they stand for. */
 export async function withConfigFile(

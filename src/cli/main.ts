@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { DatabaseError, ExitCode, TxbenchError, errorMessage } from '../errors.js';
 import { captureCommand } from './capture.js';
 import { replayCommand } from './replay.js';
@@ -15,6 +14,7 @@ import { resultsCommand } from './results.js';
 import { runCommand } from './run.js';
 import { stepsCommand } from './steps.js';
 import { sweepCommand } from './sweep.js';
+import { toolVersion } from '../util/tool-version.js';
 
 export const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = {
   run: runCommand,
@@ -66,8 +66,7 @@ export async function main(argv: string[]): Promise<number> {
     return command === undefined ? ExitCode.usage : ExitCode.ok;
   }
   if (command === '--version' || command === '-v') {
-    const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
-    console.log(pkg.version);
+    console.log(toolVersion());
     return ExitCode.ok;
   }
   const handler = COMMANDS[command];

@@ -132,21 +132,6 @@ export function raidDriveProblem(level: RaidLevel, drives: number): string | und
   }
 }
 
-/** The share of the raw capacity left for data. */
-export function usableFraction(protection: Protection, drives: number): number {
-  switch (protection) {
-    case 'raid1':
-    case 'raid10':
-      return 1 / 2;
-    case 'raid5':
-      return (drives - 1) / drives;
-    case 'raid6':
-      return (drives - 2) / drives;
-    default:
-      return protection;
-  }
-}
-
 /** Usable GB of one entry, computed without a rounding fraction where the level allows. */
 export function usableCapacityGB(e: CostEntry): number {
   switch (e.protection) {

@@ -1,4 +1,5 @@
 import type { LoadProgress, LoadResult } from '../workloads/loader.js';
+import { bytesToMB } from '../util/units.js';
 
 /** Live line on a terminal, a plain line every few seconds otherwise. */
 export function loadProgressPrinter(stream: NodeJS.WriteStream, intervalS = 5): (p: LoadProgress) => void {
@@ -22,7 +23,7 @@ export function formatProgress(p: LoadProgress): string {
     return `load: ${p.phase === 'indexes' ? 'building keys and indexes' : 'analyzing'} (${elapsed.toFixed(0)} s)`;
   }
   const rate = p.rows / elapsed;
-  const mbps = p.bytes / 1e6 / elapsed;
+  const mbps = bytesToMB(p.bytes) / elapsed;
   const eta =
     p.fraction > 0.02 ? ` ETA ${Math.max(0, (elapsed / p.fraction) * (1 - p.fraction)).toFixed(0)} s` : '';
   // Whole units (TPC-C: warehouses) finish in bursts when several streams share them: the share of
@@ -37,9 +38,9 @@ export function formatProgress(p: LoadProgress): string {
 export function formatLoadResult(r: LoadResult): string {
   return (
     `loaded ${r.scale}: ${r.rows.toLocaleString('en-US')} rows, ` +
-    `${(r.bytes / 1e6).toFixed(0)} MB of ${r.copyFormat} COPY in ${r.seconds.toFixed(1)} s ` +
+    `${bytesToMB(r.bytes).toFixed(0)} MB of ${r.copyFormat} COPY in ${r.seconds.toFixed(1)} s ` +
     `(data ${r.phaseSeconds.data.toFixed(1)} s at ${formatRate(r.rows / r.phaseSeconds.data)} rows/s and ` +
-    `${(r.bytes / 1e6 / r.phaseSeconds.data).toFixed(1)} MB/s, keys and indexes ` +
+    `${(bytesToMB(r.bytes) / r.phaseSeconds.data).toFixed(1)} MB/s, keys and indexes ` +
     `${r.keysOverlapData ? 'alongside it and ' : ''}${r.phaseSeconds.indexes.toFixed(1)} s after, ` +
     `analyze ${r.phaseSeconds.analyze.toFixed(1)} s after that)`
   );

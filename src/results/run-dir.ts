@@ -3,6 +3,7 @@
  * `intervals.ndjson` appended while the run goes (so a crash or Ctrl-C keeps what was measured),
  * and `histograms.json` with each type's encoded HDR histogram.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -186,11 +187,9 @@ export class RunDirectory {
  * Writes JSON atomically: a temporary file beside it, flushed to the disk, renamed over the old
  * one, and the directory flushed, so a crash leaves the old file or the new one, never half of one.
  */
-let temporaries = 0;
-
 export async function writeJson(file: string, value: unknown): Promise<void> {
   // Its own temporary per write: two writes of one file in flight never share one.
-  const temporary = `${file}.tmp-${process.pid}-${temporaries++}`;
+  const temporary = `${file}.tmp-${process.pid}-${randomUUID()}`;
   try {
     const handle = await open(temporary, 'w');
     try {

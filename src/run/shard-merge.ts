@@ -217,7 +217,15 @@ function slotOf(edges: readonly number[], t: number): number {
 }
 
 const LATENCY_KEYS = ['p50Ms', 'p90Ms', 'p95Ms', 'p99Ms'] as const;
-const FIXED_KEYS = new Set(['atS', 'phase', 'seconds', 'tps', 'perType', 'errorsByClass', 'target']);
+const FIXED_KEYS: ReadonlySet<string> = new Set([
+  'atS',
+  'phase',
+  'seconds',
+  'tps',
+  'perType',
+  'errorsByClass',
+  'target',
+]);
 
 /** Each type's response-time sum (ms x count), to keep a count-weighted average while adding. */
 type Weights = Record<string, number>;

@@ -54,27 +54,6 @@ export function defaultOptions(workload: Pick<Workload, 'options'>): OptionValue
   return Object.fromEntries(workload.options.map((s) => [optionKey(s.name), s.default]));
 }
 
-/** Checks option values given as values (a config file, an API caller) the way flags are checked. */
-export function checkOptionValues(
-  workload: Pick<Workload, 'name' | 'options' | 'validate'>,
-  given: Readonly<Record<string, unknown>>,
-): OptionValues {
-  const known = new Map(workload.options.map((s) => [optionKey(s.name), s]));
-  for (const key of Object.keys(given)) {
-    if (!known.has(key)) throw new UsageError(`unknown option ${key}; ${describeOptions(workload)}`);
-  }
-  const values: Record<string, OptionValue | undefined> = {};
-  for (const [key, spec] of known) {
-    const v = given[key];
-    values[key] =
-      v === undefined
-        ? spec.default
-        : parseValue(spec, typeof v === 'boolean' ? v : String(v as OptionValue));
-  }
-  workload.validate?.(values);
-  return values;
-}
-
 function parseValue(spec: OptionSpec, text: string | boolean): OptionValue {
   const flag = `--${spec.name}`;
   if (spec.type === 'boolean') {

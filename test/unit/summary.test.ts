@@ -1,14 +1,65 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineResult, TypeStats } from '../../src/engine/engine.js';
+import type { ProcessCpu } from '../../src/metrics/client-cpu.js';
 import { newHistogram, recordUs } from '../../src/metrics/histogram.js';
-import { newTpccCounters, TPCC_DECK, type TpccCounters } from '../../src/workloads/tpcc/profile.js';
+import { typeSummaries, windowSummary, type TypeSummary } from '../../src/metrics/window-summary.js';
+import {
+  NEW_ORDER,
+  newTpccCounters,
+  P90_LIMITS_MS,
+  TPCC_DECK,
+  TPCC_TRANSACTIONS,
+  type TpccCounters,
+} from '../../src/workloads/tpcc/profile.js';
 import {
   auditChecks,
-  summarize,
-  summarizeTypes,
+  tpccFigures,
   type AuditCheck,
   type RunSummary,
 } from '../../src/workloads/tpcc/summary.js';
+
+interface SummaryInputs {
+  engine: EngineResult<TpccCounters>;
+  warehouses: number;
+  /** Terminals driven (default 10 per warehouse): the efficiency ceiling is per terminal. */
+  terminals?: number | undefined;
+  deck: readonly number[];
+  thinkScale: number;
+  nextOrderIds?: { start: number; end: number } | undefined;
+  serverTransactions?: { start: number; end: number } | undefined;
+  cpu: ProcessCpu | null;
+}
+
+/**
+ * A TPC-C window summary from the two production pieces the run path combines: the generic
+ * window figures (metrics/window-summary.ts) and TPC-C's own (tpccFigures).
+ */
+function summarize(inputs: SummaryInputs): RunSummary {
+  const { engine } = inputs;
+  const { tpm, ...rest } = windowSummary(engine, inputs.serverTransactions, inputs.cpu);
+  return {
+    ...rest,
+    ...tpccFigures({
+      windowSeconds: engine.windowSeconds,
+      newOrders: engine.perType[NEW_ORDER]?.count ?? 0,
+      terminals: inputs.terminals ?? 10 * inputs.warehouses,
+      deck: inputs.deck,
+      thinkScale: inputs.thinkScale,
+      nextOrderIds: inputs.nextOrderIds,
+    }),
+    tpm,
+  };
+}
+
+/** Per-type figures the way the run path computes them from the TPC-C profiles. */
+function summarizeTypes(engine: EngineResult<TpccCounters>): Record<string, TypeSummary> {
+  return typeSummaries(
+    engine,
+    TPCC_TRANSACTIONS.map((t, i) => ({ ...t, p90LimitMs: P90_LIMITS_MS[i] })),
+    (i, counters): Record<string, number> =>
+      i === NEW_ORDER ? { rollbacks: counters.newOrderRollbacks } : {},
+  );
+}
 
 /** A type's statistics with `count` completions, each recorded at `ms` milliseconds. */
 function stats(count: number, ms: number | number[] = 10, errors = 0, retries = 0): TypeStats {

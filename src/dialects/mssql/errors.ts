@@ -4,11 +4,11 @@ import type { ErrorClass } from '../../engine/types.js';
 export const DEADLOCK = 1205;
 export const LOCK_TIMEOUT = 1222;
 /** Snapshot isolation update conflicts (3960, 3961) and In-Memory OLTP conflicts. */
-const CONFLICTS = new Set([3960, 3961, 41301, 41302, 41305, 41325]);
+const CONFLICTS: ReadonlySet<number> = new Set([3960, 3961, 41301, 41302, 41305, 41325]);
 /** Duplicate key (2627, 2601), foreign key or check (547), NULL into NOT NULL (515). */
-const CONSTRAINTS = new Set([2627, 2601, 547, 515]);
+const CONSTRAINTS: ReadonlySet<number> = new Set([2627, 2601, 547, 515]);
 /** Driver codes (mssql and tedious) for a connection that is gone or never came. */
-const CONNECTION_CODES = new Set([
+const CONNECTION_CODES: ReadonlySet<string> = new Set([
   'ESOCKET',
   'ECONNCLOSED',
   'ECONNRESET',
@@ -83,7 +83,7 @@ export function isRetryable(cls: ErrorClass): boolean {
 }
 
 /** Permission errors when creating or running procedures: denied (229, 262, 297, 300), no schema (2760). */
-const PERMISSION_NUMBERS = new Set([229, 262, 297, 300, 2760, 15247]);
+const PERMISSION_NUMBERS: ReadonlySet<number> = new Set([229, 262, 297, 300, 2760, 15247]);
 
 export function isPermissionError(err: unknown): boolean {
   const n = errorNumber(err);

@@ -56,7 +56,7 @@ export function bindPositional(
 /** SQL Server 2016 (13.x) brought DROP … IF EXISTS and, with SP1, CREATE OR ALTER. */
 export const MIN_MAJOR_VERSION = 13;
 /** Azure SQL Database (5) and Managed Instance (8) report 12.x but have everything txbench uses. */
-const AZURE_ENGINE_EDITIONS = new Set([5, 8]);
+const AZURE_ENGINE_EDITIONS: ReadonlySet<number> = new Set([5, 8]);
 
 export const SERVER_SQL = `select cast(serverproperty('ProductVersion') as varchar(64)) as version,
     cast(serverproperty('Edition') as varchar(128)) as edition,

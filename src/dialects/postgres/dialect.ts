@@ -28,7 +28,7 @@ function queryOn(sql: Sql | postgres.TransactionSql): Db['query'] {
     >;
 }
 
-const SETTINGS_THAT_MATTER = [
+const SETTINGS_THAT_MATTER: readonly string[] = [
   'shared_buffers',
   'effective_cache_size',
   'work_mem',

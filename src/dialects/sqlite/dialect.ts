@@ -188,4 +188,4 @@ const SETTINGS = [
   'mmap_size',
   'foreign_keys',
 ] as const;
-const SYNCHRONOUS_NAMES = ['off', 'normal', 'full', 'extra'];
+const SYNCHRONOUS_NAMES: readonly string[] = ['off', 'normal', 'full', 'extra'];

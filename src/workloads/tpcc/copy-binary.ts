@@ -20,9 +20,9 @@ const ZIP_SUFFIX = Buffer.from('11111', 'latin1');
 const POSTGRES_EPOCH_MS = Date.UTC(2000, 0, 1);
 /** The high byte of numeric's sign word for a negative value (0x4000). */
 const NUMERIC_NEGATIVE_HIGH_BYTE = 0x40;
-const POWERS_OF_TEN = [1, 10, 100, 1000, 10_000];
+const POWERS_OF_TEN: readonly number[] = [1, 10, 100, 1000, 10_000];
 /** 10^(4 - scale): a fraction of `scale` decimals as one base-10000 digit. */
-const FRACTION_TO_DIGIT = [10_000, 1000, 100, 10, 1];
+const FRACTION_TO_DIGIT: readonly number[] = [10_000, 1000, 100, 10, 1];
 
 /** A `YYYY-MM-DD HH:MM:SS.mmm` wall-clock time as a binary timestamp field (length and value). */
 export function binaryTimestamp(wallClock: string): Buffer {

@@ -128,15 +128,3 @@ export async function writeMeta(dialect: Dialect, db: Db, meta: LoadMeta): Promi
     ]);
   });
 }
-
-/** The schema state of the database a URL names, on a short-lived connection. */
-export async function schemaStateAt(url: string): Promise<SchemaState> {
-  const { tpccDialectFor } = await import('./tpcc-dialect.js');
-  const { dialect } = await tpccDialectFor(url);
-  const db = await dialect.connect(url, { max: 1 });
-  try {
-    return await schemaState(dialect, db);
-  } finally {
-    await db.close();
-  }
-}

@@ -4,8 +4,8 @@
  * readings of sum(D_NEXT_O_ID), and `txbench merge` reconciles the shards' New-Orders together.
  */
 import type { AuditBasis, HeadlineFigure, MergedShardFigures, ShardMergeInput } from '../workload.js';
-import { NEW_ORDER, type TpccCounters } from './profile.js';
-import { auditChecks, tpccFigures } from './summary.js';
+import type { TpccCounters } from './profile.js';
+import { auditChecks, measurementFigures } from './summary.js';
 
 /** The whole-run reconciliation: New-Orders txbench saw commit against orders the database gained. */
 export interface WholeRunAudit {
@@ -59,17 +59,7 @@ export function ordersAddedAcrossShards(bases: readonly AuditBasis[]): number | 
 export function mergeTpccShards(input: ShardMergeInput<TpccCounters>): MergedShardFigures {
   const m = input.measurement;
   const warehouses = typeof input.config.warehouses === 'number' ? input.config.warehouses : 1;
-  const f = tpccFigures({
-    windowSeconds: m.windowSeconds,
-    newOrders: m.counts[NEW_ORDER] ?? 0,
-    terminals: m.terminals,
-    deck: m.deck,
-    thinkScale: m.thinkScale,
-    nextOrderIds:
-      m.windowCounters?.start.nextOrderIds === undefined || m.windowCounters.end.nextOrderIds === undefined
-        ? undefined
-        : { start: m.windowCounters.start.nextOrderIds, end: m.windowCounters.end.nextOrderIds },
-  });
+  const f = measurementFigures(m);
   // New-Orders per minute counted by the terminals: every shard's, over its own window, added.
   const tpmC = input.summaries.reduce((a, s) => a + (typeof s.tpmC === 'number' ? s.tpmC : 0), 0);
   const ceiling = f.ceilingTpmC ?? null;

@@ -4,12 +4,12 @@
  * Pure, so the arithmetic is unit-tested.
  */
 import { ceilingPerTerminalPerMinute } from '../../engine/ceiling.js';
-import type { EngineResult } from '../../engine/engine.js';
-import type { ClientCpu, ProcessCpu } from '../../metrics/client-cpu.js';
+import type { ClientCpu } from '../../metrics/client-cpu.js';
 import type { LatencyMs } from '../../metrics/histogram.js';
-import { pct, round, typeSummaries, windowSummary, type TypeSummary } from '../../metrics/window-summary.js';
+import { pct, round, type TypeSummary } from '../../metrics/window-summary.js';
 import type { DatabaseFigures, DeviceWindowFigures, HostFigures } from '../../monitor/types.js';
-import { MIX_MINIMUMS, NEW_ORDER, P90_LIMITS_MS, TPCC_TRANSACTIONS, type TpccCounters } from './profile.js';
+import type { Measurement } from '../workload.js';
+import { MIX_MINIMUMS, NEW_ORDER, TPCC_TRANSACTIONS, type TpccCounters } from './profile.js';
 
 export type { TypeSummary };
 
@@ -67,31 +67,6 @@ export interface RunSummary {
   monitor?: { source: string; notes: string[] } | undefined;
 }
 
-export interface SummaryInputs {
-  engine: EngineResult<TpccCounters>;
-  warehouses: number;
-  /** Terminals driven (default 10 per warehouse): the efficiency ceiling is per terminal. */
-  terminals?: number | undefined;
-  /** Cards per type in each terminal's deck, as configured: the efficiency ceiling depends on it. */
-  deck: readonly number[];
-  thinkScale: number;
-  /** sum(D_NEXT_O_ID) at the window's start and end. */
-  nextOrderIds?: { start: number; end: number } | undefined;
-  /** Server commits + rollbacks at the window's start and end. */
-  serverTransactions?: { start: number; end: number } | undefined;
-  /** The process's CPU over the window; null when it cannot be attributed to this run alone. */
-  cpu: ProcessCpu | null;
-}
-
-export function summarizeTypes(engine: EngineResult<TpccCounters>): Record<string, TypeSummary> {
-  return typeSummaries(
-    engine,
-    TPCC_TRANSACTIONS.map((t, i) => ({ ...t, p90LimitMs: P90_LIMITS_MS[i] })),
-    (i, counters): Record<string, number> =>
-      i === NEW_ORDER ? { rollbacks: counters.newOrderRollbacks } : {},
-  );
-}
-
 /** TPC-C's own summary fields: tpmC, NOPM and, for paced runs, the ceiling and efficiency. */
 export function tpccFigures(inputs: {
   windowSeconds: number;
@@ -117,22 +92,22 @@ export function tpccFigures(inputs: {
   };
 }
 
-export function summarize(inputs: SummaryInputs): RunSummary {
-  const { engine } = inputs;
-  const generic = windowSummary(engine, inputs.serverTransactions, inputs.cpu);
-  const { tpm, ...rest } = generic;
-  return {
-    ...rest,
-    ...tpccFigures({
-      windowSeconds: engine.windowSeconds,
-      newOrders: engine.perType[NEW_ORDER]?.count ?? 0,
-      terminals: inputs.terminals ?? 10 * inputs.warehouses,
-      deck: inputs.deck,
-      thinkScale: inputs.thinkScale,
-      nextOrderIds: inputs.nextOrderIds,
-    }),
-    tpm,
-  };
+/** TPC-C's figures of one measured window: for a run's summary and for merged shards alike. */
+export function measurementFigures(
+  m: Measurement<TpccCounters>,
+): Pick<RunSummary, 'tpmC' | 'nopm' | 'ceilingTpmC' | 'efficiencyPct'> {
+  const ids = m.windowCounters;
+  return tpccFigures({
+    windowSeconds: m.windowSeconds,
+    newOrders: m.counts[NEW_ORDER] ?? 0,
+    terminals: m.terminals,
+    deck: m.deck,
+    thinkScale: m.thinkScale,
+    nextOrderIds:
+      ids?.start.nextOrderIds === undefined || ids.end.nextOrderIds === undefined
+        ? undefined
+        : { start: ids.start.nextOrderIds, end: ids.end.nextOrderIds },
+  });
 }
 
 /** The input-variability limits of clause 5.5.1.5, the skip limit of 2.7.4 and the mix minimums. */

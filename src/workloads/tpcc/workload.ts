@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Db } from '../../dialects/dialect.js';
 import { UsageError } from '../../errors.js';
 import { Rng } from '../../random/rng.js';
-import { defineWorkload, type HeadlineFigure, type LoadState, type Measurement } from '../workload.js';
+import { defineWorkload, type HeadlineFigure, type LoadState } from '../workload.js';
 import { tpccHome, type TpccRunState, type TpccTerminal } from './bodies.js';
 import { consistencyConditions, LOAD_ONLY_CONDITION, populationChecks, runChecks } from './check.js';
 import { TASK_TABLES, taskStreams, type LoadTask as TpccTask } from './generate.js';
@@ -23,7 +23,7 @@ import {
 } from './profile.js';
 import { randomLoadConstants, runConstants, type NurandConstants } from './random.js';
 import { TPCC_TABLES } from './schema.js';
-import { auditChecks, tpccFigures } from './summary.js';
+import { auditChecks, measurementFigures } from './summary.js';
 import { mergeTpccShards, nextOrderIdsBasis, SHARD_AUDIT_NOTE, wholeRunAudit } from './shards.js';
 import { tpccDialectFor } from './tpcc-dialect.js';
 
@@ -186,19 +186,6 @@ export const workload = defineWorkload<TpccOptions, TpccRecord, TpccTerminal, Tp
     let idsAtStart: number | undefined;
     let readAtStart: { ids: number | undefined; at: Date } | undefined;
     let readAtEnd: { ids: number | undefined; at: Date } | undefined;
-    const fields = (m: Measurement<TpccCounters>) =>
-      tpccFigures({
-        windowSeconds: m.windowSeconds,
-        newOrders: m.counts[NEW_ORDER] ?? 0,
-        terminals: m.terminals,
-        deck: m.deck,
-        thinkScale: m.thinkScale,
-        nextOrderIds:
-          m.windowCounters?.start.nextOrderIds === undefined ||
-          m.windowCounters.end.nextOrderIds === undefined
-            ? undefined
-            : { start: m.windowCounters.start.nextOrderIds, end: m.windowCounters.end.nextOrderIds },
-      });
     return {
       config: {
         warehouses,
@@ -218,9 +205,9 @@ export const workload = defineWorkload<TpccOptions, TpccRecord, TpccTerminal, Tp
         const ids = await sumNextOrderIds(db, warehouses);
         return ids === undefined ? undefined : { nextOrderIds: ids };
       },
-      summary: (m) => fields(m),
+      summary: (m) => measurementFigures(m),
       figures(m): HeadlineFigure[] {
-        const f = fields(m);
+        const f = measurementFigures(m);
         return [
           { key: 'tpmC', label: 'tpmC', value: f.tpmC, unit: 'New-Orders/min', pacedSpec: true },
           { key: 'nopm', label: 'NOPM', value: f.nopm, unit: 'committed New-Orders/min' },

@@ -17,8 +17,8 @@ type Call =
   | { readonly statement: { readonly name: string }; readonly values: readonly WireValue[] }
   | { readonly text: string };
 
-const EXECUTE = [0x45, 0, 0, 0, 9, 0, 0, 0, 0, 0]; // 'E', length 9, unnamed portal, no row limit
-const SYNC = [0x53, 0, 0, 0, 4]; // 'S', length 4
+const EXECUTE: readonly number[] = [0x45, 0, 0, 0, 9, 0, 0, 0, 0, 0]; // 'E', length 9, unnamed portal, no row limit
+const SYNC: readonly number[] = [0x53, 0, 0, 0, 4]; // 'S', length 4
 
 let scratch = Buffer.allocUnsafe(16 * 1024);
 let at = 0;

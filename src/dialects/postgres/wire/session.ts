@@ -68,12 +68,12 @@ export function affectedRows(result: WireResult): number {
   return Number.isFinite(n) ? n : 0;
 }
 
-const NUMBER_TYPES = new Set([21, 23, 26, 700, 701]);
-const DATE_TYPES = new Set([1082, 1114, 1184]);
-const JSON_TYPES = new Set([114, 3802]);
+const NUMBER_TYPES: ReadonlySet<number> = new Set([21, 23, 26, 700, 701]);
+const DATE_TYPES: ReadonlySet<number> = new Set([1082, 1114, 1184]);
+const JSON_TYPES: ReadonlySet<number> = new Set([114, 3802]);
 
 /** Array types by their element type: those a workload may read back as arrays. */
-const ARRAY_ELEMENT = new Map([
+const ARRAY_ELEMENT: ReadonlyMap<number, number> = new Map([
   [1005, 21],
   [1007, 23],
   [1028, 26],

@@ -17,9 +17,22 @@ export interface WireTarget {
 }
 
 /** URL options that are settings of the connection itself, sent to the server at startup. */
-const STARTUP_PARAMETERS = new Set(['application_name', 'options', 'search_path', 'timezone', 'datestyle']);
+const STARTUP_PARAMETERS: ReadonlySet<string> = new Set([
+  'application_name',
+  'options',
+  'search_path',
+  'timezone',
+  'datestyle',
+]);
 /** URL options the wire path honours itself or that mean nothing to a plain connection. */
-const HANDLED = new Set(['connect_timeout', 'host', 'port', 'user', 'password', 'dbname']);
+const HANDLED: ReadonlySet<string> = new Set([
+  'connect_timeout',
+  'host',
+  'port',
+  'user',
+  'password',
+  'dbname',
+]);
 
 /** Whether runs may use the wire path at all: TXBENCH_PG_DRIVER=postgres.js says no (to compare). */
 export function wantsWire(env: NodeJS.ProcessEnv = process.env): boolean {

@@ -24,10 +24,6 @@ import { centsToDecimal, type NewOrderInput, type OrderStatusInput, type Payment
 
 export { mssqlColumnType as columnType, mssqlDdl as MSSQL_DDL } from '../../../dialects/mssql/ddl.js';
 
-export function analyzeStatements(table: string): string[] {
-  return [`update statistics ${table}`];
-}
-
 /** Parameter types, spelled as T-SQL declares them. */
 export type ParamType = 'int' | 'varchar(16)' | 'numeric(6,2)';
 

@@ -62,7 +62,7 @@ export interface NoiseInterval {
 }
 
 /** Fields of an interval that are not workload figures. */
-const NOT_FIGURES = new Set(['atS', 'seconds', 'tps', 'phase', 'target']);
+const NOT_FIGURES: ReadonlySet<string> = new Set(['atS', 'seconds', 'tps', 'phase', 'target']);
 
 /**
  * The 95% intervals of a window's figures from its measured intervals. An interval shorter than

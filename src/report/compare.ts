@@ -527,7 +527,9 @@ export function formatVerdicts(
   format: Exclude<TableFormat, 'csv'>,
 ): { over: string | undefined; under: string | undefined } {
   const lines = differenceLines(rows);
-  if (lines.length === 0) return { over: undefined, under: undefined };
+  // Runs recorded without intervals (before txbench kept them) give only n/a: no table of them.
+  const judged = rows.some((r) => HEADLINE_FIGURES.some((f) => r.noise[f.key] !== null));
+  if (lines.length === 0 || !judged) return { over: undefined, under: undefined };
   const noise = noiseSummaryLine(rows);
   return {
     over: noise === undefined ? undefined : format === 'markdown' ? `**${noise}.**` : `${noise}.`,

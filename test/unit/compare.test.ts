@@ -3,6 +3,7 @@ import {
   comparabilityWarnings,
   compareRuns,
   formatComparison,
+  formatVerdicts,
   rowsFromRun,
   sortRows,
   type CompareRow,
@@ -472,5 +473,22 @@ describe("another workload's figures", () => {
     expect(header).toMatch(/QPS .*New-Orders\/min \(unpaced\)/);
     expect(first).toMatch(/^tpcc .* - .* 5,000 /);
     expect(second).toMatch(/^sb .* 6,000 .* - /);
+  });
+});
+
+describe('verdicts around the table', () => {
+  it('none for runs that carry no intervals (recorded before ci95): no table of n/a', () => {
+    const rows = [row('a', 100, 5, 1000), row('b', 90, 6, 900)];
+    expect(formatVerdicts(rows, 'text')).toEqual({ over: undefined, under: undefined });
+  });
+
+  it('a table once one run carries them, the others n/a', () => {
+    const rows = [
+      row('a', 100, 5, 1000, 'r1', { noise: { tps: 4, tpmC: 40, avgMs: 0.5, p99Ms: 2 } }),
+      row('b', 90, 6, 900),
+    ];
+    const { under } = formatVerdicts(rows, 'text');
+    expect(under).toMatch(/^Difference from the first row \(a\)/);
+    expect(under).toMatch(/n\/a/);
   });
 });

@@ -30,10 +30,10 @@ afterAll(async () => {
   await removeDir(cwd);
 });
 
-/** 20 s in 2 s intervals: ten intervals, enough for a ± on every figure. */
+/** 10 s in 1 s intervals: ten intervals, enough for a ± on every figure. */
 async function run(thinkScale: string): Promise<CliResult> {
-  const args = ['run', '--db', pg.url, '--think-scale', thinkScale, '--warmup', '2s', '--duration', '20s'];
-  return runCli(cwd, [...args, '--interval', '2s', '--out', path.join(cwd, 'results')], 120_000);
+  const args = ['run', '--db', pg.url, '--think-scale', thinkScale, '--warmup', '2s', '--duration', '10s'];
+  return runCli(cwd, [...args, '--interval', '1s', '--out', path.join(cwd, 'results')], 120_000);
 }
 
 describe('noise and verdicts from real runs', () => {

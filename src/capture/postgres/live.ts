@@ -76,7 +76,10 @@ export async function capturePostgresLive(
   };
   return restoringAfter(
     async () => {
-      server = await serverIdentity(sql);
+      // pg_control_system() and data_directory are a superuser's to read, as capturing is.
+      server = await serverIdentity(sql).catch((err: unknown) => {
+        throw permissionProblem(err, ['log_min_duration_statement', 'log_destination']);
+      });
       // Before reading the settings: a killed capture's changes are not the server's own values.
       const restoredEarlier = await restorePending(server, (q) => sql.unsafe(q));
       const current = await currentSettings(sql);

@@ -92,7 +92,7 @@ describe('--config: bad files through the built CLI', () => {
     const run = await runCli(dir, ['run', '--config', config]);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([
-      `txbench run: config ${config}: warmup: must be a duration such as 30s, 5m, 2h or 1h30m (a bare number is seconds)`,
+      `txbench run: config ${config}: warmup: must be a duration such as 30s, 5m, 2h or 1h30m (a bare number is seconds), or auto / auto:MAX to end on steady state`,
       `txbench run: config ${config}: run.terminal: unknown key: not an option of txbench run; keys are long flag names such as think-scale`,
       `txbench run: config ${config}: targets[0].url: has a password in it, which is refused; take it out and name passwordEnv or passwordFile`,
     ]);

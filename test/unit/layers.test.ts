@@ -33,6 +33,19 @@ const OVER_500_LINES: readonly string[] = [
   'workloads/executor.ts',
 ];
 
+/** report/ → run/ and run/ → report/ imports today (issue 31, item 1): each is to be undone. */
+const REPORT_RUN_TODO: readonly string[] = [
+  'report/run-summary.ts -> run/aggregate.js',
+  'report/run-summary.ts -> run/environment.js',
+  'report/run-summary.ts -> run/workload-run.js',
+  'report/scaling.ts -> run/workload-run.js',
+  'report/storage.ts -> run/workload-run.js',
+  'run/aggregate.ts -> report/figures.js',
+  'run/merge-run.ts -> report/figures.js',
+  'run/workload-run.ts -> report/figures.js',
+  'run/workload-run.ts -> report/prometheus.js',
+];
+
 /** What cli/ imports today beyond the API, config, printers, errors and util (issue 31, items 4 and 7). */
 const CLI_TODO: readonly string[] = [
   'cli/capture.ts -> capture/live.js',
@@ -146,6 +159,18 @@ describe('layers', () => {
       ),
     ].sort();
     expect(found).toEqual([...CLI_TODO].sort());
+  });
+
+  // report/ reads results and never imports run/; run/ writes them and never imports report/
+  // (DESIGN.md, layers 9-11; issue 31, item 1). Today's crossings are listed as to-do: the test
+  // fails on a new one, and on a listed one that is gone (so the list only shrinks).
+  it('report/ and run/ do not import each other (beyond the listed to-dos)', () => {
+    const crossing = (from: string, to: string): string[] =>
+      importsUnder(from)
+        .filter((i) => toPosix(i.target).startsWith(`${to}/`))
+        .map((i) => `${toPosix(i.file)} -> ${toPosix(i.target)}`);
+    const found = [...new Set([...crossing('report', 'run'), ...crossing('run', 'report')])].sort();
+    expect(found).toEqual([...REPORT_RUN_TODO].sort());
   });
 
   // No source file over 500 lines (issue 31, item 5). The files listed are over it today: the test

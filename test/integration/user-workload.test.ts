@@ -1,6 +1,6 @@
 /**
  * The example user workload (examples/kv.ts, TypeScript loaded through jiti, importing `txbench`)
- * loaded and run through the CLI on the embedded PostgreSQL, MariaDB and SQLite, as the README shows.
+ * loaded and run through the CLI on the embedded PostgreSQL, MariaDB and SQLite, as docs/workloads.md shows.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -313,7 +313,9 @@ function helpFlags(help: string): {
     else if (line === 'Every command:') section = everyCommand;
     else if (/^ {2}--[a-z]/.test(line)) section.push(...flagsIn(optionHead(line)));
   }
-  return { own, everyCommand, workloads };
+  const unique = (flags: string[]): string[] => [...new Set(flags)];
+  for (const [name, flags] of workloads) workloads.set(name, unique(flags));
+  return { own: unique(own), everyCommand: unique(everyCommand), workloads };
 }
 
 /**

@@ -7,7 +7,8 @@ import { formatLoadResult, loadProgressPrinter } from '../report/load-progress.j
 import { drainWarning, formatInterval, formatRunHeader } from '../report/run-summary.js';
 import { formatSteadyState } from '../report/steady-state-line.js';
 import { RunDirectory, writeJson } from '../results/run-dir.js';
-import { WorkloadRun, type RunListener, type RunOptions, type RunReport } from '../run/workload-run.js';
+import { WorkloadRun, type RunListener, type RunOptions } from '../run/workload-run.js';
+import type { RunReport } from '../results/run-file.js';
 import type { Target, TargetOptions } from '../targets/target.js';
 import { checkResultsDir } from '../results/run-dir.js';
 import { withTargets } from './target.js';

@@ -2,12 +2,8 @@ import { ExitCode, UsageError } from '../errors.js';
 import { formatStepsTable } from '../report/scaling.js';
 import { RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
 import { kneeOf } from '../run/aggregate.js';
-import {
-  GENERIC_DISCLAIMER,
-  type RunOptions,
-  type RunReport,
-  type WorkloadRun,
-} from '../run/workload-run.js';
+import { GENERIC_DISCLAIMER, type RunOptions, type WorkloadRun } from '../run/workload-run.js';
+import type { RunReport } from '../results/run-file.js';
 import type { Target } from '../targets/target.js';
 import { parseIntFlag } from './args.js';
 import { parseRunOptions, RUN_FLAGS, RUN_OPTIONAL_VALUES } from './run.js';

@@ -2,12 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { DatabaseError, ExitCode, UsageError } from '../errors.js';
 import { formatScaling } from '../report/scaling.js';
 import { RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
-import {
-  GENERIC_DISCLAIMER,
-  type RunOptions,
-  type RunReport,
-  type WorkloadRun,
-} from '../run/workload-run.js';
+import { GENERIC_DISCLAIMER, type RunOptions, type WorkloadRun } from '../run/workload-run.js';
+import type { RunReport } from '../results/run-file.js';
 import type { Target } from '../targets/target.js';
 import { dialectFor } from '../dialects/for-url.js';
 import { parseRunOptions, RUN_FLAGS, RUN_OPTIONAL_VALUES } from './run.js';

@@ -1,4 +1,4 @@
-import type { RunSummary } from '../run/workload-run.js';
+import type { RunSummary } from '../results/run-file.js';
 import { DEVICE_COLUMNS, deviceTotals, type DeviceTotals } from './device-totals.js';
 import { figuresOf } from './figures.js';
 import { commonRateLabel, type RateConditions } from './new-order-rate.js';

@@ -6,7 +6,7 @@
  * the limit. Every figure carries its unit; a figure that was not read says n/a, and why.
  */
 import type { DeviceFigures, DeviceWindowFigures, HostFigures } from '../monitor/types.js';
-import type { RunSummary } from '../run/workload-run.js';
+import type { RunSummary } from '../results/run-file.js';
 import { withNoise, type WindowNoise } from './noise.js';
 
 /** I/Os per second: whole numbers from 10, one decimal below (a quiet disk is not 0). */

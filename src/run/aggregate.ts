@@ -6,7 +6,7 @@
 import { clientCpuFigures, type ClientCpu, type ProcessCpu } from '../metrics/client-cpu.js';
 import { decodeHistogram, latencyMs, newHistogram, type LatencyMs } from '../metrics/histogram.js';
 import { sharedTpm } from '../metrics/server-counter.js';
-import type { RunReport } from './workload-run.js';
+import type { RunReport } from '../results/run-file.js';
 import { figuresOf, type HeadlineFigure } from '../report/figures.js';
 
 export interface AggregateSummary {

@@ -8,15 +8,11 @@ import type { TerminalSlice } from '../engine/slice.js';
 import type { Counters } from '../engine/types.js';
 import { WorkloadExecutor, type FaultCounts, type FaultPolicy } from '../workloads/executor.js';
 import type { PreparedRun } from '../workloads/workload.js';
+import type { WorkerSliceReport } from '../results/worker-slice.js';
 import type { RunWorkerInit, WorkerEngineConfig } from './run-worker-protocol.js';
-import { RunWorkers, type ThreadedEngine, type WorkerSlice } from './threaded-engine.js';
+import { RunWorkers, type ThreadedEngine } from './threaded-engine.js';
 
 export type RunEngine = Engine<Counters> | ThreadedEngine<Counters>;
-
-/** run.json's account of one worker: its terminals, connections and window transactions. */
-export interface WorkerSliceReport extends WorkerSlice {
-  transactions: number;
-}
 
 export interface RunDrive {
   readonly workers: number;

@@ -6,18 +6,8 @@
  */
 import type { Db, Dialect } from '../dialects/dialect.js';
 import { locateDataDirectory } from '../monitor/data-location.js';
-import { deviceUnder, hostInfo, type DeviceInfo, type HostInfo } from '../monitor/host.js';
-
-/** The device under test: described when the data directory is here, else remote and unknown. */
-export type DeviceUnderTest = ({ kind: 'local' } & DeviceInfo) | { kind: 'remote'; reason: string };
-
-export interface RunEnvironment {
-  host: HostInfo;
-  database: { product: string; version: string; settings: Record<string, string> };
-  /** The data directory as the server (or the embedded target) gives it: a path on the server's machine. */
-  dataDirectory?: string | undefined;
-  device: DeviceUnderTest;
-}
+import { deviceUnder, hostInfo } from '../monitor/host.js';
+import type { DeviceUnderTest, RunEnvironment } from '../results/environment.js';
 
 export interface EnvironmentOptions {
   /** The target's connection URL: its host says whether the server is this machine. */

@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js';
 import { RUN_SCHEMA_VERSION } from '../results/run-dir.js';
 import { NewerRunError } from '../results/store.js';
 import type { ShardRun, TargetsShardFile } from './shard-merge.js';
-import type { RunReport } from './workload-run.js';
+import type { RunReport } from '../results/run-file.js';
 
 /** A shard's run directory or run.json: one target's run, or several targets' (kind `targets`). */
 export type ShardFile =

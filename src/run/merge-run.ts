@@ -12,7 +12,7 @@ import type { Counters, ErrorClass } from '../engine/types.js';
 import type { HeadlineFigure, MergedShardFigures, Workload } from '../workloads/workload.js';
 import { readShardHistograms } from './shard-histograms.js';
 import { alignIntervals, partialReason, partialShards, windowOf, type ShardSetCheck } from './shard-merge.js';
-import type { RunReport, RunSummary } from './workload-run.js';
+import type { RunReport, RunSummary } from '../results/run-file.js';
 
 /** run.json's `config.mergedFrom`: the shards a merged run was made of. */
 export interface MergedShard {

@@ -9,7 +9,8 @@ import { aggregate, type AggregateSummary } from './aggregate.js';
 import type { ShardFile } from './merge-files.js';
 import { mergeShardReports } from './merge-run.js';
 import { checkShardSet, splitByTarget, type ShardSetCheck, type ShardRun } from './shard-merge.js';
-import { GENERIC_DISCLAIMER, type PartialFigures, type RunReport } from './workload-run.js';
+import { GENERIC_DISCLAIMER } from './workload-run.js';
+import type { PartialFigures, RunReport } from '../results/run-file.js';
 
 export type MergedShards = (
   | { kind: 'run'; report: RunReport; set: ShardSetCheck }

@@ -12,7 +12,7 @@ import { NodeExporterSource, requireDisk } from '../monitor/node-exporter.js';
 import { Sampler } from '../monitor/sampler.js';
 import type { RunMonitor, SystemSnapshot, SystemSource, WatchedDevice } from '../monitor/types.js';
 import { embeddedStoragePaths } from '../targets/embedded.js';
-import type { RunEnvironment } from './environment.js';
+import type { RunEnvironment } from '../results/environment.js';
 
 export interface MonitoringOptions {
   /** The database host's node_exporter; without it, this machine's /proc. */

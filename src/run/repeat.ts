@@ -15,7 +15,7 @@ import {
 } from '../results/repeat-file.js';
 import { RunDirectory, writeJson } from '../results/run-dir.js';
 import { aggregateRepetitions, type MeasuredEntry } from './repeat-aggregate.js';
-import type { RunReport } from './workload-run.js';
+import type { RunReport } from '../results/run-file.js';
 
 export interface RepeatPlan {
   /** The command repeated: each repetition's run.json is of this kind. */

@@ -5,7 +5,7 @@
  * the shard's counts but not its response times would leave it out of the merged percentiles.
  */
 import { decodeHistogram, type Histogram } from '../metrics/histogram.js';
-import type { RunReport } from './workload-run.js';
+import type { RunReport } from '../results/run-file.js';
 
 /** A shard as read: where from, its report, why its histograms could not be read. */
 interface ShardSource {

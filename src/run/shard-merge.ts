@@ -4,7 +4,8 @@
  */
 import { UsageError } from '../errors.js';
 import { histogramGaps, type HistogramGap } from './shard-histograms.js';
-import type { IntervalRecord, RunReport } from './workload-run.js';
+import type { IntervalRecord } from '../results/interval.js';
+import type { RunReport } from '../results/run-file.js';
 
 /** One shard's run directory as read. */
 export interface ShardRun {

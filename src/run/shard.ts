@@ -9,7 +9,8 @@ import type { Db, Dialect } from '../dialects/dialect.js';
 import { sliceConnections, sliceTerminals } from '../engine/slice.js';
 import type { Counters } from '../engine/types.js';
 import { UsageError } from '../errors.js';
-import type { AuditBasis, PreparedRun, WindowCounters } from '../workloads/workload.js';
+import type { ShardBasis, ShardConfig } from '../results/shard-file.js';
+import type { PreparedRun, WindowCounters } from '../workloads/workload.js';
 
 /** `--shard I/N` and `--start-at`, as parsed. */
 export interface ShardOptions {
@@ -18,37 +19,6 @@ export interface ShardOptions {
   count: number;
   /** The common starting gate; undefined without --start-at. */
   startAt?: Date | undefined;
-}
-
-/** run.json's `config.shard`. */
-export interface ShardConfig {
-  index: number;
-  count: number;
-  firstTerminal: number;
-  /** This shard's terminals (config.terminals is the same number). */
-  terminals: number;
-  /** The whole run's, every shard's together (--terminals). */
-  totalTerminals: number;
-  /** The whole run's connections (--connections or its default), before slicing. */
-  totalConnections: number;
-  host: string;
-  startAt: string | null;
-  /** This machine's clock less the database server's, ms; null when the server does not say. */
-  clockOffsetMs: number | null;
-}
-
-/** What a shard records for the merge beside its own figures (run.json's `shardBasis`). */
-export interface ShardBasis {
-  /** The measured window's length, unrounded (the database's counters are per minute of it). */
-  windowSeconds: number;
-  /** The workload's tallies over the window (summed into the merged audit's checks). */
-  counters: Counters;
-  /** PreparedRun.runTallies(): whole-run tallies outside the window. */
-  runTallies: Record<string, number>;
-  /** The database's window counters at this shard's window edges (shard 1's give NOPM). */
-  windowCounters: { start: WindowCounters; end: WindowCounters } | null;
-  /** PreparedRun.auditBasis(): the workload's database readings for the merged audit. */
-  audit: AuditBasis | null;
 }
 
 /** The terminals and connections shard `shard` of `totalTerminals` drives. */

@@ -15,12 +15,8 @@ import type { Counters } from '../engine/types.js';
 import { decodeInterval, decodeResult } from '../engine/wire.js';
 import { ExitCode, TxbenchError } from '../errors.js';
 import type { FaultCounts } from '../workloads/executor.js';
+import type { WorkerSlice } from '../results/worker-slice.js';
 import type { FromRunWorker, StopStatus, ToRunWorker, WorkerEngineConfig } from './run-worker-protocol.js';
-
-/** One worker's slice as run.json records it. */
-export interface WorkerSlice extends TerminalSlice {
-  connections: number;
-}
 
 /** How a message from worker `index` reaches the engine round it belongs to. */
 interface Round {

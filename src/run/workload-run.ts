@@ -10,123 +10,51 @@ import { cpuUsage } from 'node:process';
 import type { Db, Dialect } from '../dialects/dialect.js';
 import { dialectFor } from '../dialects/for-url.js';
 import { deckFromPercentages } from '../engine/deck.js';
-import {
-  type DrainReport,
-  type WindowEdges,
-  type EngineResult,
-  type IntervalStats,
-  type IntervalTypeStats,
-  type Phase,
-  type RunStatus,
-} from '../engine/engine.js';
-import type { Outage } from '../engine/outages.js';
+import type { EngineResult, IntervalStats, Phase } from '../engine/engine.js';
 import { explainOutages } from './outage-cause.js';
-import type { Counters, ErrorClass, TransactionSpec } from '../engine/types.js';
-import { describeEnvironment, type RunEnvironment } from './environment.js';
-import { shardBasis, shardConfig, type ShardBasis, type ShardConfig, type ShardOptions } from './shard.js';
+import type { Counters, TransactionSpec } from '../engine/types.js';
+import { describeEnvironment } from './environment.js';
+import { shardBasis, shardConfig, type ShardOptions } from './shard.js';
 import { boundedDb } from '../dialects/bounded-db.js';
 import { countingDb, type CountingDb } from '../dialects/counting-db.js';
-import {
-  counterWindow,
-  scopeKey,
-  type CounterReading,
-  type ServerCounterWindow,
-} from '../metrics/server-counter.js';
+import { counterWindow, scopeKey, type CounterReading } from '../metrics/server-counter.js';
 import { startTargetMonitor, type MonitoringOptions, type TargetMonitor } from './monitoring.js';
-import type { MonitorInterval, MonitorWindow } from '../monitor/types.js';
+import type { MonitorWindow } from '../monitor/types.js';
 import { figureLabel } from '../report/figures.js';
 import type { MetricsServer } from '../report/prometheus.js';
 import { encodeHistogram, latencyMs, newHistogram, type Histogram } from '../metrics/histogram.js';
-import { windowNoise, type WindowNoise } from '../metrics/window-noise.js';
-import {
-  typeSummaries,
-  windowSummary,
-  type TypeSummary,
-  type WindowSummary,
-} from '../metrics/window-summary.js';
-import type { ClientCpu } from '../metrics/client-cpu.js';
+import { windowNoise } from '../metrics/window-noise.js';
+import { typeSummaries, windowSummary, type TypeSummary } from '../metrics/window-summary.js';
 import {
   DEFAULT_STEADY_RULE,
   type SteadyStateReport,
   type SteadyStateRule,
 } from '../metrics/steady-state.js';
 import { SteadyWatch } from './steady-watch.js';
-import type { DatabaseFigures, DeviceWindowFigures, HostFigures } from '../monitor/types.js';
 import { checkMixMinimums } from '../config/mix.js';
 import { deriveSeed } from '../random/rng.js';
 import { RUN_SCHEMA_VERSION } from '../results/run-dir.js';
+import type { IntervalRecord } from '../results/interval.js';
+import type {
+  FaultsReport,
+  PreconditionReport,
+  RunConfig,
+  RunReport,
+  RunSummary,
+} from '../results/run-file.js';
 import { DEFAULT_FAULT_POLICY, type FaultCounts, type FaultPolicy } from '../workloads/executor.js';
 import { checkDialect } from '../workloads/loader.js';
 import { workloadRef } from '../workloads/registry.js';
-import {
-  openLocalDrive,
-  openThreadedDrive,
-  type RunDrive,
-  type RunEngine,
-  type WorkerSliceReport,
-} from './drive.js';
+import { openLocalDrive, openThreadedDrive, type RunDrive, type RunEngine } from './drive.js';
 import { chooseWorkers, refuseWorkers } from './workers.js';
 import { requireLoaded } from '../workloads/presence.js';
 import type {
-  AuditCheck,
-  HeadlineFigure,
   Measurement,
   OptionValues,
   PreparedRun,
   Workload,
   WindowCounters,
 } from '../workloads/workload.js';
-
-export type { TypeSummary };
-
-/** What a run's summary holds: the generic figures, the workload's headline figures, and its own fields. */
-export interface RunSummary extends Omit<WindowSummary, 'tpm'> {
-  /** New-Orders per minute (TPC-C only; called tpmC only for paced runs with a standard mix). */
-  tpmC?: number | undefined;
-  /** Committed New-Orders per minute (TPC-C only); null when it could not be read. */
-  nopm?: number | null | undefined;
-  /**
-   * Database transactions per minute from the server's counters, txbench's own side statements
-   * left out; null when unavailable. Several targets on one counter: each sees the whole counter.
-   */
-  tpm: number | null;
-  /** The counter behind `tpm`, so that targets sharing it are added once. */
-  serverCounter?: ServerCounterWindow | undefined;
-  ceilingTpmC?: number | null | undefined;
-  efficiencyPct?: number | null | undefined;
-  /** The workload's headline figures, labelled for what they are. */
-  figures?: HeadlineFigure[] | undefined;
-  devices?: DeviceWindowFigures[] | undefined;
-  host?: HostFigures | null | undefined;
-  database?: DatabaseFigures | null | undefined;
-  monitor?:
-    | {
-        source: string;
-        notes: string[];
-        /** When the snapshots bounding the window's device and host figures were read (ISO 8601). */
-        windowStartedAt?: string | undefined;
-        windowEndedAt?: string | undefined;
-      }
-    | undefined;
-  clientCpu: ClientCpu | null;
-  /** 95% confidence intervals of the headline figures, from the window's intervals (window-noise.ts). */
-  ci95?: WindowNoise | undefined;
-  /** Wall-clock edges of the measured window (ISO 8601), for lining it up with other clocks (iostat, shards). */
-  windowStartedAt?: string | undefined;
-  windowEndedAt?: string | undefined;
-  /** A merge of shards that lacks some (`txbench merge --allow-partial`): what and which. */
-  partial?: PartialFigures | undefined;
-  /** Whether and when the warm-up reached steady state (with --warmup auto). */
-  steadyState?: SteadyStateReport | undefined;
-}
-
-/** Figures that rest on part of what was measured: the reports mark them so. */
-export interface PartialFigures {
-  /** One line: what the figures lack. */
-  reason: string;
-  /** The shards (1-based) missing, out of line or without readable histograms. */
-  shards: number[];
-}
 
 /** Phases that end on steady state (--warmup auto, --precondition auto), and the rule. */
 export interface SteadyStateOptions {
@@ -224,124 +152,6 @@ interface Measured {
   measurement: Measurement;
   summary: RunSummary;
   intervals: IntervalRecord[];
-}
-
-/** The preconditioning phase's figures: kept in the report, not scored. */
-export interface PreconditionReport {
-  seconds: number;
-  summary: RunSummary;
-  transactions: Record<string, TypeSummary>;
-  /** Outages while preconditioning (start times from the phase's start). */
-  outages: Outage[];
-  /** Whether and when preconditioning reached steady state (with --precondition auto). */
-  steadyState?: SteadyStateReport | undefined;
-}
-
-export interface IntervalRecord {
-  atS: number;
-  phase: Phase | 'precondition';
-  seconds: number;
-  tps: number;
-  /** The workload's interval figures (TPC-C: `tpmC`, New-Orders per minute), by key. */
-  [figure: string]: unknown;
-  /** Each type's count, errors and response times (ms) over the interval, from its HDR histogram. */
-  perType: Record<string, IntervalTypeStats>;
-  /** All types together over the interval (ms), for the window's confidence intervals. */
-  responseMs?: { avg: number; p99: number } | undefined;
-  /** The interval's failed transactions by class, all types together. */
-  errorsByClass: Record<ErrorClass, number>;
-  /** What monitoring saw over the interval (absent with --no-monitor). */
-  devices?: MonitorInterval['devices'] | undefined;
-  host?: MonitorInterval['host'] | undefined;
-  database?: MonitorInterval['database'] | undefined;
-  missing?: MonitorInterval['missing'] | undefined;
-}
-
-export interface RunConfig {
-  target: string;
-  /** The workload's name (`tpcc`), or the file a user workload came from. */
-  workload: string;
-  /** The workload's options as run. */
-  workloadOptions: OptionValues;
-  /** What is loaded and driven, in a few words (`2 warehouses`). */
-  scale: string;
-  terminals: number;
-  connections: number;
-  /** Worker threads that drove the terminals (--workers). */
-  workers: number;
-  /**
-   * Each worker's slice of the terminals, its connections and the transactions it completed in
-   * the measured window (their sum is the run's); filled in when the run ends.
-   */
-  workerSlices?: WorkerSliceReport[] | undefined;
-  thinkScale: number;
-  /** The warm-up; with `warmupAuto`, its cap. */
-  warmupS: number;
-  /** The warm-up ended on steady state (--warmup auto): summary.steadyState says when. */
-  warmupAuto?: boolean | undefined;
-  durationS: number;
-  rampS: number;
-  intervalS: number;
-  deck: number[];
-  /** The deck gives some type less than the spec's minimum share (run with --allow-nonstandard-mix). */
-  nonstandardMix: boolean;
-  seed: number;
-  database: { product: string; version: string };
-  /** How the progress lines name the interval figures, by key. */
-  intervalLabels?: Record<string, string> | undefined;
-  /**
-   * The transaction types' names by key (`newOrder` → `New-Order`): in run.json from the start,
-   * so a report of a run still going (the live dashboard) names the types the intervals carry.
-   */
-  typeNames?: Record<string, string> | undefined;
-  /** One shard of a run on several load machines (--shard): `terminals` and `connections` are its own. */
-  shard?: ShardConfig | undefined;
-  /** The workload's own settings (TPC-C: warehouses, loadedWarehouses, constants, mode). */
-  [setting: string]: unknown;
-}
-
-export interface RunReport {
-  schemaVersion: number;
-  kind: 'run';
-  tool: { name: 'txbench'; version: string };
-  workload: string;
-  disclaimer: string;
-  status: RunStatus;
-  failure?: string | undefined;
-  startedAt: string;
-  endedAt: string;
-  config: RunConfig;
-  environment: RunEnvironment;
-  precondition?: PreconditionReport | undefined;
-  summary: RunSummary;
-  /** What was still queued or running when the measured window closed and never finished. */
-  drain: DrainReport;
-  /** What ended across the window's edges, counted apart from it (absent in a merge of shards). */
-  windowEdges?: WindowEdges | undefined;
-  /** Stretches when the database was lost or did not answer, from warm-up to the end of the drain. */
-  outages: Outage[];
-  /** How faults were handled (--on-error, --txn-timeout) and what was done about them. */
-  faults: FaultsReport;
-  transactions: Record<string, TypeSummary>;
-  audit: { checks: AuditCheck[]; pass: boolean; [detail: string]: unknown };
-  errors: Record<string, number>;
-  intervals: IntervalRecord[];
-  histograms: Record<string, string>;
-  /** A shard's figures that `txbench merge` needs beyond its summary (with --shard). */
-  shardBasis?: ShardBasis | undefined;
-}
-
-export interface FaultsReport extends FaultCounts {
-  onError: 'continue' | 'stop';
-  /** null: no timeout. */
-  txnTimeoutS: number | null;
-  /** Failed transactions in the measured window, and their share of all that finished there (%). */
-  failed: number;
-  errorRatePct: number;
-  maxErrors?: number | undefined;
-  maxErrorRatePct?: number | undefined;
-  /** Which threshold the failures exceeded (the run then exits 1), or null. */
-  exceeded: string | null;
 }
 
 export interface RunListener {

@@ -4,7 +4,8 @@
  * the dialect has it. TXBENCH_DIALECTS=postgres,mysql,sqlite chooses the dialects (all by default).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WorkloadRun, type RunReport } from '../../dist/run/workload-run.js';
+import { WorkloadRun } from '../../dist/run/workload-run.js';
+import type { RunReport } from '../../src/results/run-file.js';
 import { findWorkload } from '../../dist/workloads/registry.js';
 import { checkDatabase } from '../../dist/workloads/tpcc/check-database.js';
 import { loadTpcc } from '../../dist/workloads/tpcc/loader.js';

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDatabase } from '../../dist/workloads/tpcc/check-database.js';
 import { loadTpcc } from '../../dist/workloads/tpcc/loader.js';
 import type * as RunModule from '../../src/run/workload-run.js';
-import type { RunReport } from '../../src/run/workload-run.js';
+import type { RunReport } from '../../src/results/run-file.js';
 /** The TPC-C parts of a run report, as the TPC-C workload writes them. */
 type TpccView = RunReport & {
   config: RunReport['config'] & {

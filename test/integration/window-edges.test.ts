@@ -11,7 +11,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTpcc } from '../../dist/workloads/tpcc/loader.js';
-import type { IntervalRecord, RunReport } from '../../src/run/workload-run.js';
+import type { IntervalRecord } from '../../src/results/interval.js';
+import type { RunReport } from '../../src/results/run-file.js';
 import { makeTempDir, removeDir, runCli, startTempServer, type TempServer } from './helpers.js';
 import { expectValidRunDir, runDirOf } from './run-dir-schema.js';
 

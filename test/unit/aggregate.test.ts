@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeHistogram, newHistogram, recordUs } from '../../src/metrics/histogram.js';
 import { aggregate, kneeOf } from '../../src/run/aggregate.js';
 import { SharedCpu, type CpuClock } from '../../src/run/shared-cpu.js';
-import type { RunReport } from '../../src/run/workload-run.js';
+import type { RunReport } from '../../src/results/run-file.js';
 
 /** A report with just the fields aggregate reads; every transaction took `ms` milliseconds. */
 function report(tps: number, tpmC: number, nopm: number | null, ms: number, count: number): RunReport {

@@ -6,7 +6,7 @@ import { UsageError } from '../../src/errors.js';
 import { formatRunSummary } from '../../src/report/run-summary.js';
 import { rowsFromRun } from '../../src/report/compare.js';
 import type { RunRecord } from '../../src/results/store.js';
-import type { RunReport } from '../../src/run/workload-run.js';
+import type { RunReport } from '../../src/results/run-file.js';
 import { workload as tpcc } from '../../src/workloads/tpcc/workload.js';
 import type { Workload } from '../../src/workloads/workload.js';
 

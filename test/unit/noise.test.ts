@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { windowNoise, type NoiseInterval } from '../../src/metrics/window-noise.js';
 import { difference, noNoiseLine } from '../../src/report/verdict.js';
 import { formatRunSummary } from '../../src/report/run-summary.js';
-import type { RunReport } from '../../src/run/workload-run.js';
+import type { RunReport } from '../../src/results/run-file.js';
 import { device, runJson } from './run-fixtures.js';
 
 /** A measured interval of 10 s: TPS, New-Orders/min, one type's times, one disk's latencies. */

@@ -3,7 +3,7 @@ import type { Outage } from '../../src/engine/outages.js';
 import { formatOutage } from '../../src/report/outage-line.js';
 import { formatRunSummary, formatTargetsTable } from '../../src/report/run-summary.js';
 import type { AggregateSummary } from '../../src/run/aggregate.js';
-import type { RunReport } from '../../src/run/workload-run.js';
+import type { RunReport } from '../../src/results/run-file.js';
 import { runJson } from './run-fixtures.js';
 
 const outage = (startS: number, durationS: number, failed: number): Outage =>

@@ -4,8 +4,7 @@ import { formatRunList, runListJson } from '../../src/report/run-list.js';
 import { formatScaling } from '../../src/report/scaling.js';
 import type { RunRecord } from '../../src/results/store.js';
 import type { AggregateSummary } from '../../src/run/aggregate.js';
-import type { RunReport } from '../../src/run/workload-run.js';
-import type { RunSummary } from '../../src/run/workload-run.js';
+import type { RunReport, RunSummary } from '../../src/results/run-file.js';
 import { runJson, type FixtureRun } from './run-fixtures.js';
 
 const asReport = (f: FixtureRun): RunReport => runJson({ tpmC: 53679, ...f }) as unknown as RunReport;

@@ -4,7 +4,7 @@ import type { DrainReport } from '../../src/engine/engine.js';
 import type { ClientCpu } from '../../src/metrics/client-cpu.js';
 import { drainWarning, formatRunSummary, formatTargetsTable } from '../../src/report/run-summary.js';
 import { aggregate } from '../../src/run/aggregate.js';
-import type { RunReport } from '../../src/run/workload-run.js';
+import type { RunReport } from '../../src/results/run-file.js';
 
 const NO_DRAIN: DrainReport = { limitMs: 30_000, queued: 0, inFlight: 0, abandoned: 0, oldestAgeMs: null };
 const latency = { avg: 5, p50: 4, p90: 9, p95: 11, p99: 20, max: 50 };

@@ -3,7 +3,7 @@ import { countingDb } from '../../src/dialects/counting-db.js';
 import type { Db } from '../../src/dialects/dialect.js';
 import { counterWindow, scopeKey, sharedTpm, targetTpm } from '../../src/metrics/server-counter.js';
 import { aggregate } from '../../src/run/aggregate.js';
-import type { RunReport } from '../../src/run/workload-run.js';
+import type { RunReport } from '../../src/results/run-file.js';
 
 /** A report whose window saw `transactions` on the counter named `scope`, `own` of them txbench's. */
 function onCounter(scope: string | null, transactions: number, own: number): RunReport {

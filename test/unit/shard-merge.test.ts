@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseShard, parseStartAt, START_GRACE_MS } from '../../src/cli/shard-flags.js';
 import { alignIntervals, checkShardSet, outOfLineShards, type ShardRun } from '../../src/run/shard-merge.js';
 import { shardSlice } from '../../src/run/shard.js';
-import type { IntervalRecord, RunReport } from '../../src/run/workload-run.js';
+import type { IntervalRecord } from '../../src/results/interval.js';
+import type { RunReport } from '../../src/results/run-file.js';
 import { ordersAddedAcrossShards } from '../../src/workloads/tpcc/shards.js';
 
 const T0 = Date.parse('2026-12-01T22:30:00Z');

@@ -9,7 +9,7 @@ import { phaseBands } from '../../src/report/html/time-charts.js';
 import { runSection } from '../../src/report/html/sections.js';
 import { formatRunHeader, formatRunSummary } from '../../src/report/run-summary.js';
 import { formatSteadyState } from '../../src/report/steady-state-line.js';
-import type { RunConfig, RunReport } from '../../src/run/workload-run.js';
+import type { RunConfig, RunReport } from '../../src/results/run-file.js';
 import { runConfig, runJson, stepsJson, summary, writeRun } from './run-fixtures.js';
 import { schemaErrors } from './run-schema.js';
 

@@ -4,19 +4,16 @@
  * (percentiles are read again from the sum, never averaged), drain reports and outages combined.
  */
 import { newHistogram, type Histogram } from '../metrics/histogram.js';
+import { mergeDrain } from './drain.js';
 import {
   intervalTypeStats,
-  type DrainReport,
   type EngineResult,
   type IntervalTypeStats,
   type RunStatus,
   type TypeStats,
-} from './engine.js';
+} from './engine-result.js';
 import type { Outage } from './outages.js';
 import { emptyErrorCounts, ERROR_CLASSES, type Counters, type ErrorClass } from './types.js';
-
-/** How many abandoned terminals a merged drain report names, as one engine's does. */
-const DRAIN_NAMED_TERMINALS = 50;
 
 /** One slice's share of an interval: what a worker's engine counted since its previous one. */
 export interface IntervalPart {
@@ -99,31 +96,6 @@ function addSlice(
     );
   }
   if (held > 0) into.add(h!);
-}
-
-/** What the drains of every slice left behind, together. */
-export function mergeDrain(reports: readonly DrainReport[]): DrainReport {
-  let queued = 0;
-  let inFlight = 0;
-  let oldest: number | null = null;
-  let limitMs = 0;
-  const terminals: number[] = [];
-  for (const r of reports) {
-    queued += r.queued;
-    inFlight += r.inFlight;
-    limitMs = Math.max(limitMs, r.limitMs);
-    if (r.oldestAgeMs !== null) oldest = Math.max(oldest ?? 0, r.oldestAgeMs);
-    terminals.push(...(r.terminals ?? []));
-  }
-  terminals.sort((a, b) => a - b);
-  return {
-    limitMs,
-    queued,
-    inFlight,
-    abandoned: queued + inFlight,
-    oldestAgeMs: oldest,
-    ...(terminals.length > 0 ? { terminals: terminals.slice(0, DRAIN_NAMED_TERMINALS) } : {}),
-  };
 }
 
 /**

@@ -3,7 +3,7 @@
  * (structured clone, JSON): histograms travel encoded and are decoded on the other side.
  */
 import { decodeHistogram, encodeHistogram } from '../metrics/histogram.js';
-import type { EngineResult, IntervalStats } from './engine.js';
+import type { EngineResult, IntervalStats } from './engine-result.js';
 import type { IntervalPart } from './merge.js';
 import type { Counters } from './types.js';
 

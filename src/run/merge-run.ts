@@ -9,6 +9,8 @@ import { encodeHistogram, latencyMs, newHistogram, type Histogram } from '../met
 import { pct, round, type TypeSummary } from '../metrics/window-summary.js';
 import { figuresOf } from '../report/figures.js';
 import type { Counters, ErrorClass } from '../engine/types.js';
+import { mergeDrain } from '../engine/drain.js';
+import { mergeStatus } from '../engine/merge.js';
 import type { HeadlineFigure, MergedShardFigures, Workload } from '../workloads/workload.js';
 import { readShardHistograms } from './shard-histograms.js';
 import { alignIntervals, partialReason, partialShards, windowOf, type ShardSetCheck } from './shard-merge.js';
@@ -158,7 +160,7 @@ export function mergeShardReports(set: ShardSetCheck, workload: Workload | undef
   const outages = reports
     .flatMap((r) => r.outages.map((o) => ({ ...o, shard: r.config.shard!.index })))
     .sort((a, b) => a.startedAt.localeCompare(b.startedAt));
-  const status = reports.find((r) => r.status !== 'completed')?.status ?? 'completed';
+  const status = mergeStatus(reports.map((r) => r.status));
   return {
     schemaVersion: ref.schemaVersion,
     kind: 'run',
@@ -177,13 +179,7 @@ export function mergeShardReports(set: ShardSetCheck, workload: Workload | undef
     config,
     environment: ref.environment,
     summary,
-    drain: {
-      limitMs: ref.drain.limitMs,
-      queued: sum(reports.map((r) => r.drain.queued)),
-      inFlight: sum(reports.map((r) => r.drain.inFlight)),
-      abandoned: sum(reports.map((r) => r.drain.abandoned)),
-      oldestAgeMs: maxOrNull(reports.map((r) => r.drain.oldestAgeMs)),
-    },
+    drain: mergeDrain(reports.map((r) => r.drain)),
     outages,
     faults: {
       ...ref.faults,
@@ -201,11 +197,6 @@ export function mergeShardReports(set: ShardSetCheck, workload: Workload | undef
     intervals: alignIntervals(set.shards[0]!, set.shards.slice(1)),
     histograms: Object.fromEntries([...histograms].map(([k, h]) => [k, encodeHistogram(h)])),
   };
-}
-
-function maxOrNull(xs: readonly (number | null)[]): number | null {
-  const present = xs.filter((x): x is number => x !== null);
-  return present.length === 0 ? null : Math.max(...present);
 }
 
 const TYPE_FIXED = new Set([

@@ -18,21 +18,17 @@
  *   failure count would measure the client's loop speed, not the outage; waiting is what an
  *   application's pool does, and the outage shows as response time (the engine measures from the
  *   due time) and, past the timeout, as failures.
- * - The transaction timeout is one watchdog timer for all slots (no timer per call): a call past
+ * - The transaction timeout is one watchdog timer for all slots (txn-watchdog.ts): a call past
  *   the limit is cancelled on the server and fails as `timeout`; one the server does not answer
- *   even then (a dead network path) is abandoned after a grace period, and its connection
- *   replaced. Servers cancel only the statement running, so a cancel that lands between two of a
- *   transaction's round trips cancels nothing and the next statement may wait on the same lock:
- *   the cancel is sent again, a few times within the grace period, until the call answers.
+ *   even then is abandoned after a grace period, and its connection replaced.
  * - A slot whose recovery (its rollback) fails is replaced: its session is in an unknown state,
  *   and MySQL's next START TRANSACTION would commit whatever the failed one left.
  * - The fast path (`start`, for workloads with callback bodies: PostgreSQL's procedure calls on the
  *   wire path): a first attempt on a slot that is up runs from the engine to the socket and back
  *   on callbacks, with no promise; anything that fails goes on as above, on promises.
  * - `serial` connections (SQLite's one shared connection): transactions run one at a time, each
- *   starting in its own turn of the event loop, never inside the engine's callback (the engine
- *   starts the next transaction from the completion of the last, which would starve timers).
- *   A synchronous driver cannot leave a call hanging, so the watchdog does not watch them.
+ *   in its own turn of the event loop (serial-turns.ts). A synchronous driver cannot leave a
+ *   call hanging, so the watchdog does not watch them.
  */
 import type { Connections } from '../dialects/connections.js';
 import {
@@ -44,72 +40,22 @@ import {
   type TerminalContext,
 } from '../engine/types.js';
 import { Rng } from '../random/rng.js';
-import { backoffMs, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.js';
-import type { TransactionContext, TransactionSet } from './workload.js';
+import { backoffMs } from './backoff.js';
+import { DEFAULT_FAULT_POLICY, type FaultCounts, type FaultPolicy } from './fault-policy.js';
+import { SerialTurns } from './serial-turns.js';
+import { SlotContext } from './slot-context.js';
+import { TxnWatchdog } from './txn-watchdog.js';
+import type { TransactionSet } from './workload.js';
+
+// The fault policy's types and defaults, where the executor's users have always found them.
+export {
+  DEFAULT_FAULT_POLICY,
+  DEFAULT_TXN_TIMEOUT_MS,
+  type FaultCounts,
+  type FaultPolicy,
+} from './fault-policy.js';
 
 export const MAX_RETRIES = 5;
-
-/** A slot's cancel state for the transaction timeout (`timedOut`). */
-const NOT_CANCELLED = 0;
-const CANCEL_SENT = 1;
-const CANCEL_ANSWERED = 2;
-/** How long asking for a cancel may take before the grace period runs anyway (a dead path). */
-const CANCEL_ASK_LIMIT_MS = 5000;
-
-/** What the executor does about faults (--on-error, --txn-timeout). */
-export interface FaultPolicy {
-  /** Replace a lost connection and carry on (--on-error continue); false: the slot stays lost. */
-  reconnect: boolean;
-  /** A transaction still running after this long is cancelled (ms; Infinity: never). */
-  txnTimeoutMs: number;
-  /** One attempt to open a replacement connection gives up after this long (ms). */
-  connectTimeoutMs: number;
-  backoff: BackoffPolicy;
-}
-
-export const DEFAULT_TXN_TIMEOUT_MS = 60_000;
-
-export const DEFAULT_FAULT_POLICY: FaultPolicy = {
-  reconnect: true,
-  txnTimeoutMs: DEFAULT_TXN_TIMEOUT_MS,
-  connectTimeoutMs: 10_000,
-  backoff: DEFAULT_BACKOFF,
-};
-
-/** What the executor did about faults over its life, for run.json. */
-export interface FaultCounts {
-  /** Connections replaced. */
-  reconnects: number;
-  /** Attempts to open a replacement that failed (each followed by a backoff). */
-  reconnectFailures: number;
-  /** Calls cancelled on the server after the transaction timeout. */
-  cancelled: number;
-  /** Calls the server did not answer even when cancelled: given up on, their connection replaced. */
-  abandoned: number;
-}
-
-/** One slot's context, replaced whenever the slot's connection is. */
-class SlotContext<S, C extends Counters> implements TransactionContext<S, C> {
-  rng!: Rng;
-  state!: S;
-  terminal = -1;
-  counters!: C;
-  attempt = 0;
-  /** What a callback body (`runWithCallback`) calls when done: bound to this context, made once. */
-  finished!: (err: unknown) => void;
-
-  constructor(
-    readonly session: TransactionContext['session'],
-    readonly conn: unknown,
-  ) {}
-}
-
-interface Job {
-  slot: number;
-  type: number;
-  resolve: (retries: number) => void;
-  reject: (err: unknown) => void;
-}
 
 const UP = 0;
 const RECONNECTING = 1;
@@ -117,12 +63,6 @@ const LOST = 2;
 
 /** What an abandoned transaction's late attempt settles with: ignored. */
 const ABANDONED = -1;
-
-/**
- * How long a call may go on after its connection closed before it is failed as lost: a call
- * whose statement was in flight is failed by the driver at once, so only one that would hang is left.
- */
-const LOST_UNDER_CALL_MS = 1000;
 
 export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   private readonly conns: Connections;
@@ -136,29 +76,8 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   /** Each slot's generator state before its transaction's first attempt: 4 words per slot. */
   private readonly rngStates: Int32Array;
   private counterKeys: string[] | undefined;
-  /** Serial mode: waiting jobs (a ring: no Array.shift on a long queue) and whether one runs. */
-  private readonly queue: (Job | undefined)[];
-  private queueHead = 0;
-  private queueCount = 0;
-  private running = false;
-  /** Watchdog state: when the slot's transaction started (0: idle), and what was done about it. */
-  private readonly callStart: Float64Array;
-  /**
-   * When the server took the first cancel request (0: not yet). The grace period runs from here:
-   * asking can take a while (MySQL opens its KILL connection on first need; PostgreSQL opens one
-   * per request), and the time to ask is not the server failing to answer.
-   */
-  private readonly cancelTakenAt: Float64Array;
-  /**
-   * When the cancel was last sent: it is sent again while the call does not answer, and only once
-   * the first was taken, so until then this is when the first was sent.
-   */
-  private readonly cancelSentAt: Float64Array;
-  /**
-   * The slot's transaction was cancelled for the timeout (CANCEL_SENT), and its error has come
-   * back (CANCEL_ANSWERED): its error counts as `timeout`, and no more cancels are sent.
-   */
-  private readonly timedOut: Uint8Array;
+  /** Serial mode: one transaction at a time, each in its own turn. */
+  private readonly serialTurns: SerialTurns | undefined;
   /** Bumped when a slot's transaction is abandoned, so that its late attempt settles nothing. */
   private readonly tokens: Uint32Array;
   /** The type of the slot's transaction, for a retry after its callback attempt failed. */
@@ -169,7 +88,8 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   private readonly binders: ((res: (r: number) => void, rej: (e: unknown) => void) => void)[];
   private readonly onSettled: ((r: number) => void)[];
   private readonly onFailed: ((e: unknown) => void)[];
-  private watchdog: NodeJS.Timeout | undefined;
+  /** The transaction timeout: when each slot's transaction started, and what was done about it. */
+  private readonly watchdog: TxnWatchdog;
   private closed = false;
   /** Jitter for the backoff: any spread will do, so one generator for all slots. */
   private readonly jitter = new Rng(0x6a177e5);
@@ -193,11 +113,9 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
     this.upAgain = new Array<Promise<void> | undefined>(slots).fill(undefined);
     this.upResolve = new Array<(() => void) | undefined>(slots).fill(undefined);
     this.rngStates = new Int32Array(slots * 4);
-    this.queue = new Array<Job | undefined>(this.conns.serial ? slots : 0);
-    this.callStart = new Float64Array(slots);
-    this.cancelTakenAt = new Float64Array(slots);
-    this.cancelSentAt = new Float64Array(slots);
-    this.timedOut = new Uint8Array(slots);
+    this.serialTurns = this.conns.serial
+      ? new SerialTurns(slots, (slot, type) => this.attempts(slot, type, this.contexts[slot]!))
+      : undefined;
     this.tokens = new Uint32Array(slots);
     this.slotType = new Int32Array(slots);
     this.resolvers = new Array<undefined>(slots).fill(undefined);
@@ -219,13 +137,19 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
       rej?.(err);
     });
     this.discard = { rng: new Rng(1), counters: {} as C };
-    const timeout = this.policy.txnTimeoutMs;
-    if (!this.conns.serial && Number.isFinite(timeout) && timeout > 0) {
-      // Fine enough to fire within a tenth of the limit, never busier than 20 checks a second.
-      const tickMs = Math.min(1000, Math.max(50, timeout / 10));
-      this.watchdog = setInterval(this.check, tickMs);
-      this.watchdog.unref();
-    }
+    // A synchronous driver (serial) cannot leave a call hanging: nothing to watch.
+    this.watchdog = new TxnWatchdog(
+      slots,
+      this.policy.txnTimeoutMs,
+      !this.conns.serial,
+      this.conns,
+      this.faults,
+      {
+        isUp: (slot) => this.slotState[slot] === UP,
+        abandon: (slot, err) => this.abandon(slot, err),
+        connectionLost: (slot) => this.connectionLost(slot),
+      },
+    );
   }
 
   get connections(): number {
@@ -249,14 +173,7 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
       this.attempts(slot, type, ctx).then(this.onSettled[slot], this.onFailed[slot]);
       return promise;
     }
-    return new Promise((resolve, reject) => {
-      this.queue[(this.queueHead + this.queueCount) % this.queue.length] = { slot, type, resolve, reject };
-      this.queueCount++;
-      if (!this.running) {
-        this.running = true;
-        setImmediate(this.runNext);
-      }
-    });
+    return this.serialTurns!.submit(slot, type);
   }
 
   /**
@@ -303,8 +220,8 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
    * would hold the drain to its limit for nothing.
    */
   windowClosed(): void {
-    for (let slot = 0; slot < this.callStart.length; slot++) {
-      if (this.callStart[slot] === 0 || this.slotState[slot] !== RECONNECTING) continue;
+    for (let slot = 0; slot < this.slotState.length; slot++) {
+      if (!this.watchdog.running(slot) || this.slotState[slot] !== RECONNECTING) continue;
       this.abandon(
         slot,
         Object.assign(new Error('database unreachable: still reconnecting when the window closed'), {
@@ -316,7 +233,7 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog.stop();
     // Reconnect loops and transactions waiting for them end now.
     for (const up of this.upResolve) up?.();
     try {
@@ -344,8 +261,7 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
 
   /** The watchdog times the slot's transaction from now. */
   private watch(slot: number): void {
-    this.callStart[slot] = performance.now();
-    this.timedOut[slot] = NOT_CANCELLED;
+    this.watchdog.watch(slot);
   }
 
   /** A callback body's first attempt is over: settle it, or go on as a failed attempt does. */
@@ -367,29 +283,8 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
   private settle(slot: number): void {
     this.resolvers[slot] = undefined;
     this.rejecters[slot] = undefined;
-    this.callStart[slot] = 0;
+    this.watchdog.idle(slot);
   }
-
-  private readonly runNext = (): void => {
-    if (this.queueCount === 0) {
-      this.running = false;
-      return;
-    }
-    const job = this.queue[this.queueHead]!;
-    this.queue[this.queueHead] = undefined;
-    this.queueHead = (this.queueHead + 1) % this.queue.length;
-    this.queueCount--;
-    this.attempts(job.slot, job.type, this.contexts[job.slot]!).then(
-      (retries) => {
-        job.resolve(retries);
-        setImmediate(this.runNext);
-      },
-      (err: unknown) => {
-        job.reject(err);
-        setImmediate(this.runNext);
-      },
-    );
-  };
 
   /** Runs attempts until one succeeds, a non-retryable error, or MAX_RETRIES; resolves with the retries. */
   private async attempts(slot: number, type: number, first: SlotContext<S, C>): Promise<number> {
@@ -435,9 +330,7 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
         return attempt;
       } catch (err) {
         if (this.tokens[slot] !== token) return ABANDONED;
-        const timedOut = this.timedOut[slot] !== NOT_CANCELLED;
-        // Answered: a cancel sent now could only hit the rollback below or the next attempt.
-        if (timedOut) this.timedOut[slot] = CANCEL_ANSWERED;
+        const timedOut = this.watchdog.answered(slot);
         const cls = timedOut ? 'timeout' : this.conns.classify(err);
         let retryable = this.conns.isRetryable(cls);
         if (cls === 'connection') this.connectionLost(slot);
@@ -499,72 +392,6 @@ export class WorkloadExecutor<S, C extends Counters> implements Executor<C> {
     this.upAgain[slot] = undefined;
     up?.();
   }
-
-  /**
-   * The watchdog, every tick: a transaction past the timeout is cancelled on the server; one
-   * still unanswered a grace period later (or still waiting for its slot to reconnect) is
-   * abandoned: it fails now, and its connection is replaced.
-   */
-  private readonly check = (): void => {
-    const now = performance.now();
-    const limit = this.policy.txnTimeoutMs;
-    const grace = Math.min(5000, Math.max(1000, limit / 2));
-    for (let slot = 0; slot < this.callStart.length; slot++) {
-      const started = this.callStart[slot]!;
-      if (
-        started !== 0 &&
-        this.slotState[slot] === UP &&
-        now - started >= LOST_UNDER_CALL_MS &&
-        this.conns.isLost?.(slot) === true
-      ) {
-        // The connection closed under a running call and the call never heard: postgres.js queues
-        // a reserved connection's next statement on a socket that is gone and never answers it.
-        this.abandon(
-          slot,
-          Object.assign(new Error('the connection was lost during the transaction'), {
-            code: this.conns.lostCode,
-          }),
-        );
-        this.connectionLost(slot);
-        continue;
-      }
-      if (started === 0 || now - started < limit) continue;
-      if (this.slotState[slot] !== UP) {
-        this.abandon(
-          slot,
-          Object.assign(
-            new Error(`database unreachable: no connection within ${limit / 1000} s (still reconnecting)`),
-            { code: this.conns.lostCode },
-          ),
-        );
-      } else if (this.timedOut[slot] === NOT_CANCELLED) {
-        this.timedOut[slot] = CANCEL_SENT;
-        this.cancelSentAt[slot] = now;
-        this.cancelTakenAt[slot] = 0;
-        this.faults.cancelled++;
-        // Taken or refused, the grace period starts: a refused one is tried again below.
-        const taken = (): void => {
-          if (this.callStart[slot] === started) this.cancelTakenAt[slot] = performance.now();
-        };
-        this.conns.cancel(slot).then(taken, taken);
-      } else if (
-        this.cancelTakenAt[slot] !== 0
-          ? now - this.cancelTakenAt[slot]! >= grace
-          : now - this.cancelSentAt[slot]! >= grace + CANCEL_ASK_LIMIT_MS
-      ) {
-        this.faults.abandoned++;
-        this.abandon(slot, new TxnTimeoutError(limit));
-        this.connectionLost(slot);
-      } else if (
-        this.timedOut[slot] === CANCEL_SENT &&
-        this.cancelTakenAt[slot] !== 0 &&
-        now - this.cancelSentAt[slot]! >= grace / 4
-      ) {
-        this.cancelSentAt[slot] = now;
-        this.conns.cancel(slot).catch(() => undefined);
-      }
-    }
-  };
 
   /** Fails the slot's transaction now; its body, still running, is detached from the engine's state. */
   private abandon(slot: number, err: Error): void {

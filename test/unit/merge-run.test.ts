@@ -166,6 +166,50 @@ describe('mergeShardReports', () => {
     expect(whole).toMatchObject({ newOrdersCommitted: 70, ordersAddedInDatabase: 40, match: false });
   });
 
+  it('ends as the gravest of its shards, as merged worker threads do, and names every abandoned terminal', () => {
+    // Shard 1 gave up on its drain; shard 2 lost its database: the merged run lost it too.
+    const [one, two] = [
+      shard(1, 40, 10, { start: 100, end: 140 }),
+      shard(2, 30, 20, { start: 101, end: 131 }),
+    ];
+    const ended = (s: ShardRun, status: string, drain: object, failure?: string): ShardRun => ({
+      ...s,
+      report: { ...s.report, status, drain, ...(failure === undefined ? {} : { failure }) } as RunReport,
+    });
+    const merged = mergeShardReports(
+      checkShardSet(
+        [
+          ended(one, 'incomplete-drain', {
+            limitMs: 30_000,
+            queued: 0,
+            inFlight: 1,
+            abandoned: 1,
+            oldestAgeMs: 31_000,
+            terminals: [1],
+          }),
+          ended(
+            two,
+            'failed',
+            { limitMs: 5000, queued: 2, inFlight: 1, abandoned: 3, oldestAgeMs: 6000, terminals: [2] },
+            'lost the database connection: terminated',
+          ),
+        ],
+        false,
+      ),
+      undefined,
+    );
+    expect(merged.status).toBe('failed');
+    expect(merged.failure).toBe('lost the database connection: terminated');
+    expect(merged.drain).toEqual({
+      limitMs: 30_000,
+      queued: 2,
+      inFlight: 2,
+      abandoned: 4,
+      oldestAgeMs: 31_000,
+      terminals: [1, 2],
+    });
+  });
+
   it('without the workload’s own merge, sums the headline figures and runs no checks', () => {
     const merged = mergeShardReports(set, undefined);
     expect(merged.summary.figures).toEqual([{ key: 'tps', label: 'TPS', value: 7, unit: 'transactions/s' }]);

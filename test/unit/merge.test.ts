@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DrainReport, EngineResult, TypeStats } from '../../src/engine/engine.js';
+import { mergeDrain } from '../../src/engine/drain.js';
 import {
-  mergeDrain,
   mergeIntervalParts,
   mergeOutages,
   mergeResults,

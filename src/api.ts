@@ -33,3 +33,7 @@ export type { Rng } from './random/rng.js';
 export async function openConnections(url: string, slots: number): Promise<Connections> {
   return (await dialectFor(url)).openConnections(url, slots);
 }
+
+// `txbench replay`: a captured workload, driven by the run path.
+export { checkReplayable } from './replay/plan.js';
+export { openReplay, type Replay, type ReplayOptions } from './replay/replay-workload.js';

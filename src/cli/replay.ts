@@ -1,21 +1,34 @@
 import { parseDurationMs } from '../config/duration.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { formatFidelity } from '../report/fidelity.js';
-import { checkResultsDir, RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
-import { checkReplayable, type ReplayPlan } from '../replay/plan.js';
-import { ReplayRun, type ReplayOptions } from '../replay/replay-run.js';
-import { parseIntFlag, TARGET_OPTIONS } from './args.js';
+import { formatRunSummary } from '../report/run-summary.js';
+import { checkResultsDir, RunDirectory } from '../results/run-dir.js';
+import { checkReplayable, openReplay, type Replay } from '../api.js';
+import { parseIntFlag, TARGET_OPTIONS, withOptionalValues } from './args.js';
 import { parseWithOperands } from './positionals.js';
-import { saveResults } from './run-session.js';
-import { withTarget } from './target.js';
+import { parseRunOptions, RUN_FLAGS, RUN_OPTIONAL_VALUES, type RunCommandOptions } from './run.js';
+import {
+  exitCodeOf,
+  newRun,
+  progressListener,
+  saveJson,
+  saveResults,
+  withDashboard,
+  withInterrupt,
+  withMetricsServer,
+  withoutHistograms,
+} from './run-session.js';
+import { markCancelled } from './shard-flags.js';
+import { targetOptionsFrom, withTargets } from './target.js';
 
 export const REPLAY_HELP = `txbench replay WORKLOAD [options]
 
 Replays a workload file from \`txbench capture\` onto the target: one connection per captured
 session, each session's statements in their original order and timing (prepared where the capture
-used prepared statements), through the same engine, results and reports as \`txbench run\`; then
-prints the fidelity report (statements, transactions, errors, per-template latency and counts
-captured vs replayed, throughput over time, lag behind schedule, a verdict).
+used prepared statements), as any run is driven (monitoring, faults, the live dashboard and
+metrics, results and report.html as \`txbench run\` has them); then prints the run's summary and
+the fidelity report (statements, transactions, errors, per-template latency and counts captured
+vs replayed, throughput over time, lag behind schedule, a verdict).
   --speed X          replay X times as fast (default 1); max = no waits, still in order per session
   --warmup DUR       the first DUR of the replay is not measured (default 0s)
   --duration DUR     measure at most DUR (default: until every session is done)
@@ -27,8 +40,18 @@ captured vs replayed, throughput over time, lag behind schedule, a verdict).
   --workers N        only 1: a capture is replayed from one thread, so its sessions keep their
                      order and timing
   --db URL / --data-dir DIR [--label NAME]   the target, of the same kind as the captured database
-Exit codes: 0 ok, 1 --max-error-rate exceeded, 2 bad usage, a redacted or newer workload file,
-3 database unreachable or lost, 130 interrupted.`;
+As for \`txbench run\` (see \`txbench run --help\`): --node-exporter URL, --device NAME,
+--no-monitor, --metrics-port PORT, --metrics-host HOST, --dashboard [PORT], --on-error MODE
+(continue: a session whose connection dies fails that statement and reconnects with its next;
+stop: end the replay at the first lost connection, exit 3), --txn-timeout DUR.
+Exit codes: 0 ok, 1 --max-error-rate exceeded or the drain gave up on running statements, 2 bad
+usage, a redacted or newer workload file, 3 database unreachable or lost (with --on-error stop),
+130 interrupted.`;
+
+/** The flags of \`txbench run\` that hold for a replay as they are. */
+const { 'node-exporter': nodeExporter, device, 'metrics-port': metricsPort } = RUN_FLAGS;
+const { 'metrics-host': metricsHost, dashboard, 'no-monitor': noMonitor } = RUN_FLAGS;
+const { 'on-error': onError, 'txn-timeout': txnTimeout } = RUN_FLAGS;
 
 export const REPLAY_FLAGS = {
   ...TARGET_OPTIONS,
@@ -40,6 +63,14 @@ export const REPLAY_FLAGS = {
   out: { type: 'string' },
   json: { type: 'string' },
   workers: { type: 'string' },
+  'node-exporter': nodeExporter,
+  device,
+  'metrics-port': metricsPort,
+  'metrics-host': metricsHost,
+  dashboard,
+  'no-monitor': noMonitor,
+  'on-error': onError,
+  'txn-timeout': txnTimeout,
 } as const;
 
 export function parseSpeed(text: string | undefined): number {
@@ -52,7 +83,11 @@ export function parseSpeed(text: string | undefined): number {
 }
 
 export async function replayCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseWithOperands('replay', argv, REPLAY_FLAGS);
+  const { values, positionals } = parseWithOperands(
+    'replay',
+    withOptionalValues(argv, RUN_OPTIONAL_VALUES),
+    REPLAY_FLAGS,
+  );
   if (values.help) {
     console.log(REPLAY_HELP);
     return ExitCode.ok;
@@ -70,62 +105,66 @@ export async function replayCommand(argv: string[]): Promise<number> {
   if (maxErrorRatePct !== null && !(maxErrorRatePct >= 0 && maxErrorRatePct <= 100)) {
     throw new UsageError(`--max-error-rate must be a percentage from 0 to 100, not "${maxText}"`);
   }
-  const options: ReplayOptions = {
-    speed: parseSpeed(values.speed),
-    warmupMs: values.warmup === undefined ? 0 : parseDurationMs('warmup', values.warmup),
-    durationMs: values.duration === undefined ? Infinity : parseDurationMs('duration', values.duration),
-    intervalMs: values.interval === undefined ? 10_000 : parseDurationMs('interval', values.interval),
-    maxErrorRatePct,
-  };
-  if (options.durationMs <= 0) throw new UsageError('--duration must be longer than 0s');
-  if (options.intervalMs < 100) throw new UsageError('--interval must be at least 100ms');
+  const speed = parseSpeed(values.speed);
+  const warmupMs = values.warmup === undefined ? 0 : parseDurationMs('warmup', values.warmup);
+  const durationMs = values.duration === undefined ? Infinity : parseDurationMs('duration', values.duration);
+  const intervalMs = values.interval === undefined ? 10_000 : parseDurationMs('interval', values.interval);
+  if (durationMs <= 0) throw new UsageError('--duration must be longer than 0s');
+  if (intervalMs < 100) throw new UsageError('--interval must be at least 100ms');
+  const targets = targetOptionsFrom(argv);
+  if (targets.length > 1)
+    throw new UsageError('replay onto one target at a time; give one --db or --data-dir');
   const outDir = values.out ?? 'results';
   await checkResultsDir(outDir);
   await checkReplayable(file);
-  return withTarget(values, { create: false }, async (target) => {
-    const runDir = await RunDirectory.create(outDir, new Date(), 'run');
-    const run = new ReplayRun(file, target.url, target.spec.label, options, {
-      onStart: (plan) =>
-        console.error(
-          `replaying ${plan.statements.toLocaleString('en-US')} statements of ${plan.sessions.length} sessions (${plan.templates.length - 2} templates${beforeCapture(plan)}) from ${file} onto ${target.spec.label} at speed ${options.speed === Infinity ? 'max' : options.speed}`,
-        ),
-      onPhase: (phase) => {
-        if (phase !== 'done') console.error(`-- ${phase}`);
-      },
-      onInterval: (iv) => {
-        void runDir.appendInterval(iv);
-        if (iv.seconds >= 1)
-          console.error(`  ${iv.atS.toFixed(0)}s  ${iv.tps.toFixed(1)} statements/s  errors ${iv.errors}`);
-      },
-    });
-    let interrupted = false;
-    const interrupt = (): void => {
-      interrupted = true;
-      console.error('\ninterrupted: stopping the replay and keeping what was measured');
-      run.stop();
-    };
-    process.once('SIGINT', interrupt);
-    try {
-      await runDir.writeRun({
-        schemaVersion: RUN_SCHEMA_VERSION,
-        kind: 'run',
-        status: 'running',
-        startedAt: new Date().toISOString(),
+  const replay = await openReplay(file, { speed, maxErrorRatePct });
+  // The run's own flags, as `txbench run` reads them; the phases and the error limit are the replay's.
+  const { warmup: _w, duration: _d, interval: _i, 'max-error-rate': _m, ...runFlags } = values;
+  const options: RunCommandOptions = {
+    ...parseRunOptions(runFlags, replay.workload, replay.workload.name, {}),
+    terminals: replay.plan.sessions.length,
+    // A connection per session: the number open at once is the capture's, not a pool's.
+    connections: replay.sessions,
+    workers: 1,
+    seed: 0,
+    warmupMs,
+    durationMs,
+    intervalMs,
+  };
+  return withDashboard(options.dashboard, () =>
+    withMetricsServer(options.metrics, (metricsServer) => {
+      options.metricsServer = metricsServer;
+      return withTargets(targets, { create: false }, async ([target]) => {
+        const runDir = await RunDirectory.create(outDir, new Date(), 'run');
+        const progress = progressListener('', runDir);
+        const run = newRun(target!, options, {
+          ...progress,
+          onStart: (config) => {
+            console.error(
+              `replaying ${replay.plan.statements.toLocaleString('en-US')} statements of ${replay.plan.sessions.length} sessions (${replay.plan.templates.length - 2} templates${beforeCapture(replay)}) from ${file} onto ${target!.spec.label} at speed ${speed === Infinity ? 'max' : speed}`,
+            );
+            void runDir.noteRunning({ workload: config.workload, config });
+          },
+        });
+        const measured = await withInterrupt(
+          () => [run],
+          () => run.run(),
+        ).catch(markCancelled(runDir));
+        const report = replay.finish(measured);
+        console.log(formatRunSummary(report));
+        console.log(formatFidelity(report.fidelity));
+        await saveResults(runDir, undefined, withoutHistograms(report), report.histograms);
+        if (values.json !== undefined) await saveJson(values.json, withoutHistograms(report));
+        const code = exitCodeOf([report]);
+        if (code !== ExitCode.ok) return code;
+        return report.fidelity.pass ? ExitCode.ok : ExitCode.checkFailed;
       });
-      const { report, fidelity, histograms } = await run.run();
-      console.log(formatFidelity(fidelity));
-      await saveResults(runDir, values.json, report, histograms);
-      if (interrupted) return ExitCode.interrupted;
-      if (report.status === 'failed') return ExitCode.database;
-      return fidelity.pass ? ExitCode.ok : ExitCode.checkFailed;
-    } finally {
-      process.off('SIGINT', interrupt);
-    }
-  });
+    }),
+  );
 }
 
 /** Sessions connected before the capture began are replayed from their first statement seen. */
-function beforeCapture(plan: ReplayPlan): string {
-  const n = plan.trailer?.counts.sessionsBeforeCapture ?? 0;
+function beforeCapture(replay: Replay): string {
+  const n = replay.plan.trailer?.counts.sessionsBeforeCapture ?? 0;
   return n > 0 ? `; ${n} sessions started before the capture, replayed from their first statement seen` : '';
 }

@@ -2,7 +2,7 @@
 import { openConnection } from '../dialects/mysql/connect.js';
 import { classifyMysqlError } from '../dialects/mysql/errors.js';
 import { parseMysqlUrl } from '../dialects/mysql/url.js';
-import type { ReplayDriver, SessionConnection } from './executor.js';
+import type { ReplayDriver, SessionConnection } from './sessions.js';
 
 export function mysqlDriver(url: string): ReplayDriver {
   const settings = parseMysqlUrl(url);
@@ -19,6 +19,7 @@ export function mysqlDriver(url: string): ReplayDriver {
       };
     },
     classify: classifyMysqlError,
+    lostCode: 'PROTOCOL_CONNECTION_LOST',
     end: () => Promise.resolve(),
   };
 }

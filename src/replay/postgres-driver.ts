@@ -7,7 +7,7 @@
  */
 import postgres from 'postgres';
 import { classifyPostgresError } from '../dialects/postgres/errors.js';
-import type { ReplayDriver, SessionConnection } from './executor.js';
+import type { ReplayDriver, SessionConnection } from './sessions.js';
 
 export function postgresDriver(url: string): ReplayDriver {
   return {
@@ -22,19 +22,29 @@ export function postgresDriver(url: string): ReplayDriver {
         fetch_types: false,
         connection: { application_name: 'txbench replay' },
       });
+      // The statement running, for a cancel (--txn-timeout).
+      let running: { cancel(): void } | undefined;
       return Promise.resolve({
         run: async (text, params, prepared) => {
-          if (params === undefined && !prepared) {
-            // The simple protocol, as captured: a batch may hold several statements.
-            await sql.unsafe(text).simple();
-            return;
+          try {
+            if (params === undefined && !prepared) {
+              // The simple protocol, as captured: a batch may hold several statements.
+              await (running = sql.unsafe(text).simple());
+              return;
+            }
+            await (running = sql.unsafe(text, (params ?? []) as string[], { prepare: prepared }));
+          } finally {
+            running = undefined;
           }
-          await sql.unsafe(text, (params ?? []) as string[], { prepare: prepared });
+        },
+        cancel: async () => {
+          await running?.cancel();
         },
         close: () => sql.end({ timeout: 5 }),
       });
     },
     classify: classifyPostgresError,
+    lostCode: 'CONNECTION_CLOSED',
     end: () => Promise.resolve(),
   };
 }

@@ -41,12 +41,15 @@ export async function openLocalDrive(
   const executor = new WorkloadExecutor<unknown, Counters>(set, states, policy, first);
   return {
     workers: 1,
-    engine: (config: Omit<EngineConfig, 'terminals'>, newCounters) =>
-      new Engine<Counters>(
-        { ...config, terminals: count, firstTerminal: first, totalTerminals },
+    engine: (config: Omit<EngineConfig, 'terminals'>, newCounters) => {
+      const engine = new Engine<Counters>(
+        { ...config, terminals: count, firstTerminal: first, totalTerminals, script: prepared.script },
         executor,
         newCounters,
-      ),
+      );
+      if (prepared.observeInterval) engine.on('interval', (stats) => prepared.observeInterval?.(stats));
+      return engine;
+    },
     faults: () => executor.faults,
     addRunTallies: () => undefined,
     slices: (transactions) => [{ first, count, connections, transactions }],

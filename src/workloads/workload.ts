@@ -21,6 +21,7 @@
  */
 import type { Connections, DialectName, Session } from '../dialects/connections.js';
 import type { CopyFormat, Db, Dialect } from '../dialects/dialect.js';
+import type { IntervalStats, TerminalScript } from '../engine/engine.js';
 import type { Counters } from '../engine/types.js';
 import type { Rng } from '../random/rng.js';
 import type { TableSpec } from './schema.js';
@@ -341,6 +342,13 @@ export interface PreparedRun<S = unknown, C extends Counters = Counters> {
    */
   runTallies?(): Record<string, number>;
   addRunTallies?(tallies: Readonly<Record<string, number>>): void;
+  /**
+   * Scripted terminals (a replayed capture's sessions): each terminal's next transaction and when
+   * it is due come from the script, not the deck and the pacing. Driven from one thread.
+   */
+  readonly script?: TerminalScript | undefined;
+  /** Sees every interval as the engine reports it (warm-up and drain included), for whole-run figures. */
+  observeInterval?(stats: IntervalStats): void;
 }
 
 /** What an audit covers: a whole run, or one shard of a run driven from several machines. */

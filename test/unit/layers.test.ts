@@ -61,8 +61,6 @@ const CLI_TODO: readonly string[] = [
   'cli/repeat-flags.ts -> run/repeat.js',
   'cli/repeat-flags.ts -> run/workload-run.js',
   'cli/repeat-flags.ts -> targets/target.js',
-  'cli/replay.ts -> replay/plan.js',
-  'cli/replay.ts -> replay/replay-run.js',
   'cli/replay.ts -> results/run-dir.js',
   'cli/results.ts -> results/store.js',
   'cli/run-session.ts -> dialects/for-url.js',

@@ -1,7 +1,7 @@
 import { parseDurationMs } from '../config/duration.js';
 import { ExitCode, UsageError } from '../errors.js';
-import { captureLive, restoreLive } from '../capture/live.js';
-import { captureFromLogs } from '../capture/postgres/from-logs.js';
+import { captureLive, restoreLive } from '../api.js';
+import { captureFromLogs } from '../api.js';
 import { formatCaptureCounts } from '../report/capture-summary.js';
 import { TARGET_OPTIONS } from './args.js';
 import { parseWithOperands } from './positionals.js';

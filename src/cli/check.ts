@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { ExitCode } from '../errors.js';
 import { formatCheckResults } from '../report/check-table.js';
-import { checkWorkload } from '../workloads/checks.js';
+import { checkWorkload } from '../api.js';
 import { TARGET_OPTIONS } from './args.js';
 import { withTarget } from './target.js';
 import { parseWithWorkload, WORKLOAD_HELP } from './workload-flags.js';

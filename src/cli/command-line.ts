@@ -1,17 +1,13 @@
 /**
  * The command line a run was started with, as run.json records it (`commandLine`): so a report
- * can say exactly how to repeat the run. Passwords in connection URLs are replaced by ***.
+ * can say exactly how to repeat the run. Passwords in connection URLs are replaced by ***. main()
+ * makes it and hands it to the command, which passes it down to what writes run.json.
  */
 import { redactUrl } from '../util/redact.js';
 
-let recorded: string | undefined;
-
-export function recordCommandLine(argv: readonly string[]): void {
-  recorded = ['txbench', ...argv].map((arg) => quote(redactArg(arg))).join(' ');
-}
-
-export function recordedCommandLine(): string | undefined {
-  return recorded;
+/** `argv` (what follows `txbench`) as one line a shell would split back into it, passwords hidden. */
+export function commandLineOf(argv: readonly string[]): string {
+  return ['txbench', ...argv].map((arg) => quote(redactArg(arg))).join(' ');
 }
 
 function redactArg(arg: string): string {

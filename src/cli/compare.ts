@@ -6,8 +6,8 @@ import type { TableFormat } from '../report/table.js';
 import { costRows, formatCostTable, parseCosts } from '../report/cost.js';
 import { TABLE_FORMATS } from '../report/table.js';
 import { formatRepeat } from '../report/repeat-table.js';
-import { readRepeatFile } from '../results/repeat-file.js';
-import { collectRuns } from '../results/store.js';
+import { readRepeatFile } from '../api.js';
+import { collectRuns } from '../api.js';
 import { parseWithOperands } from './positionals.js';
 
 export const COMPARE_HELP = `txbench compare [RUN...] [options]

@@ -12,7 +12,7 @@ import {
   type ConfigValue,
 } from '../config/config-file.js';
 import { UsageError } from '../errors.js';
-import { DEFAULT_WORKLOAD, findWorkload } from '../workloads/registry.js';
+import { DEFAULT_WORKLOAD, findWorkload } from '../api.js';
 import type { OptionSpecs } from './args.js';
 import { COMMAND_FLAGS, TARGET_FLAGS } from './commands.js';
 import { workloadRefFrom } from './workload-flags.js';

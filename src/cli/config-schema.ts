@@ -4,7 +4,7 @@
  * options, so it cannot drift from what the commands accept. schema/txbench-config.schema.json is
  * this, written by `npm run config-schema`; a unit test asserts the two are equal.
  */
-import type { OptionSpec, Workload } from '../workloads/workload.js';
+import type { OptionSpec, Workload } from '../api.js';
 import { COMMAND_FLAGS, CONFIG_COMMANDS, configurableFlags } from './commands.js';
 import { COMMAND_FLAG_DOCS, FLAG_DOCS, type FlagDoc, type JsonSchema } from './flag-docs.js';
 

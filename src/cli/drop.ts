@@ -1,4 +1,4 @@
-import { dropWorkload } from '../workloads/loader.js';
+import { dropWorkload } from '../api.js';
 import { TARGET_OPTIONS } from './args.js';
 import { withTarget } from './target.js';
 import { parseWithWorkload, WORKLOAD_HELP } from './workload-flags.js';

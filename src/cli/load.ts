@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { formatLoadResult, loadProgressPrinter } from '../report/load-progress.js';
-import { loadWorkload } from '../workloads/loader.js';
+import { loadWorkload } from '../api.js';
 import { parseIntFlag, TARGET_OPTIONS } from './args.js';
 import { withTarget } from './target.js';
 import { parseWithWorkload, WORKLOAD_HELP, workloadOptionsHelp } from './workload-flags.js';

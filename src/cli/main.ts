@@ -2,7 +2,7 @@ import { DatabaseError, ExitCode, TxbenchError, errorMessage } from '../errors.j
 import { captureCommand } from './capture.js';
 import { replayCommand } from './replay.js';
 import { checkCommand } from './check.js';
-import { recordCommandLine } from './command-line.js';
+import { commandLineOf } from './command-line.js';
 import { compareCommand } from './compare.js';
 import { withConfigFile } from './config-intake.js';
 import { ConfigProblems } from '../config/config-file.js';
@@ -16,7 +16,10 @@ import { stepsCommand } from './steps.js';
 import { sweepCommand } from './sweep.js';
 import { toolVersion } from '../util/tool-version.js';
 
-export const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = {
+/** A command: its arguments, and the whole command line (passwords hidden) for run.json. */
+export type Command = (argv: string[], commandLine: string) => Promise<number>;
+
+export const COMMANDS: Readonly<Record<string, Command>> = {
   run: runCommand,
   steps: stepsCommand,
   sweep: sweepCommand,
@@ -74,9 +77,8 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`txbench: unknown command "${command}"; use one of ${Object.keys(COMMANDS).join(', ')}`);
     return ExitCode.usage;
   }
-  recordCommandLine(argv);
   try {
-    const code = await handler(await withConfigFile(command, rest));
+    const code = await handler(await withConfigFile(command, rest), commandLineOf(argv));
     // Every command reads --config the same way (config-intake.ts): said once here, not in each help.
     if (rest.includes('--help') || rest.includes('-h')) console.log(CONFIG_HELP);
     return code;

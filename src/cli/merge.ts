@@ -1,10 +1,11 @@
 import { UsageError } from '../errors.js';
 import { formatRunSummary, formatTargetsTable } from '../report/run-summary.js';
-import { RunDirectory } from '../results/run-dir.js';
-import { readShardFile } from '../run/merge-files.js';
-import { mergeShardFiles } from '../run/merge-shards.js';
+import { RunDirectory } from '../api.js';
+import { readShardFile } from '../api.js';
+import { mergeShardFiles } from '../api.js';
 import { parseWithOperands } from './positionals.js';
-import { saveResults, withoutHistograms } from './run-session.js';
+import { RunSession, withoutHistograms } from '../api.js';
+import { printedOutputs } from './run-outputs.js';
 
 export const MERGE_HELP = `txbench merge DIR... --out DIR [--allow-partial]
 
@@ -30,7 +31,7 @@ export const MERGE_FLAGS = {
   json: { type: 'string' },
 } as const;
 
-export async function mergeCommand(argv: string[]): Promise<number> {
+export async function mergeCommand(argv: string[], commandLine?: string): Promise<number> {
   const { values, positionals } = parseWithOperands('merge', argv, MERGE_FLAGS);
   if (values.help) {
     console.log(MERGE_HELP);
@@ -43,19 +44,20 @@ export async function mergeCommand(argv: string[]): Promise<number> {
   if (merged.partial !== undefined)
     console.error(`txbench merge: partial run: ${merged.partial}; merged with --allow-partial`);
   const out = values.out ?? 'results';
+  const session = new RunSession(printedOutputs(undefined), commandLine);
   if (merged.kind === 'targets') {
     const runDir = await RunDirectory.create(out, new Date(String(merged.content.startedAt)), 'targets');
     for (const r of merged.reports)
       for (const interval of r.intervals)
         void runDir.appendInterval({ target: r.config.target, ...interval });
     console.log(formatTargetsTable(merged.reports, merged.summary));
-    await saveResults(runDir, values.json, merged.content);
+    await session.saveResults(runDir, values.json, merged.content);
     return 0;
   }
   const { report } = merged;
   const runDir = await RunDirectory.create(out, new Date(report.startedAt), 'run');
   for (const interval of report.intervals) void runDir.appendInterval(interval);
   console.log(formatRunSummary(report));
-  await saveResults(runDir, values.json, withoutHistograms(report), report.histograms);
+  await session.saveResults(runDir, values.json, withoutHistograms(report), report.histograms);
   return 0;
 }

@@ -1,13 +1,9 @@
 /**
  * The monitoring flags' values, validated before anything starts: a node_exporter URL, a disk's
- * kernel name (and, when it is read from this machine, that the disk is here), and the address
- * of the live metrics endpoint.
+ * kernel name (whether the disk is there is checked as the targets open: run/open-targets.ts),
+ * and the address of the live metrics endpoint.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { UsageError } from '../errors.js';
-import { NodeExporterSource, requireDisk } from '../monitor/node-exporter.js';
-import type { TargetSpec } from '../targets/target.js';
 import { redactUrl } from '../util/redact.js';
 import { parseIntFlag } from './args.js';
 
@@ -44,36 +40,6 @@ export function deviceName(value: string): string {
     );
   }
   return name;
-}
-
-/**
- * A disk named for a target without a node_exporter is read from this machine's /proc/diskstats,
- * so it must be a whole disk here (/sys/block/NAME); a partition is named as such.
- */
-export function checkDeviceHere(spec: TargetSpec, sysRoot = '/sys'): void {
-  const name = spec.device;
-  if (name === undefined || spec.nodeExporter !== undefined) return;
-  if (existsSync(path.join(sysRoot, 'block', name))) return;
-  if (existsSync(path.join(sysRoot, 'class', 'block', name))) {
-    throw new UsageError(
-      `--device ${name} is a partition or a volume, not a whole disk; name the disk it is on (lsblk shows it)`,
-    );
-  }
-  throw new UsageError(
-    `--device ${name}: no such disk on this machine (${path.join(sysRoot, 'block', name)}); name one lsblk shows, or give the database host's --node-exporter URL`,
-  );
-}
-
-/**
- * A disk named for a target with a node_exporter must be one the exporter lists: checked before
- * anything starts. An exporter that cannot be reached now is not an error here: the run warns and
- * marks its figures missing, as it does when the exporter goes away mid-run.
- */
-export async function checkDeviceOnExporter(spec: TargetSpec): Promise<void> {
-  if (spec.device === undefined || spec.nodeExporter === undefined) return;
-  const exporter = new NodeExporterSource(spec.nodeExporter, { devices: [spec.device] });
-  const snapshot = await exporter.snapshot().catch(() => undefined);
-  if (snapshot !== undefined) requireDisk(snapshot, spec.device, exporter.description);
 }
 
 /** `--metrics-port` and `--metrics-host`: undefined when no port is given. */

@@ -1,25 +1,12 @@
 import { parseDurationMs } from '../config/duration.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { formatFidelity } from '../report/fidelity.js';
-import { formatRunSummary } from '../report/run-summary.js';
-import { checkResultsDir, RunDirectory } from '../results/run-dir.js';
-import { checkReplayable, openReplay, type Replay } from '../api.js';
+import { checkReplayable, openReplay, runReplay, type Replay } from '../api.js';
 import { parseIntFlag, TARGET_OPTIONS, withOptionalValues } from './args.js';
 import { parseWithOperands } from './positionals.js';
 import { parseRunOptions, RUN_FLAGS, RUN_OPTIONAL_VALUES, type RunCommandOptions } from './run.js';
-import {
-  exitCodeOf,
-  newRun,
-  progressListener,
-  saveJson,
-  saveResults,
-  withDashboard,
-  withInterrupt,
-  withMetricsServer,
-  withoutHistograms,
-} from './run-session.js';
-import { markCancelled } from './shard-flags.js';
-import { targetOptionsFrom, withTargets } from './target.js';
+import { withRunOutputs } from './run-outputs.js';
+import { targetOptionsFrom } from './target.js';
 
 export const REPLAY_HELP = `txbench replay WORKLOAD [options]
 
@@ -82,7 +69,7 @@ export function parseSpeed(text: string | undefined): number {
   return n;
 }
 
-export async function replayCommand(argv: string[]): Promise<number> {
+export async function replayCommand(argv: string[], commandLine?: string): Promise<number> {
   const { values, positionals } = parseWithOperands(
     'replay',
     withOptionalValues(argv, RUN_OPTIONAL_VALUES),
@@ -115,7 +102,6 @@ export async function replayCommand(argv: string[]): Promise<number> {
   if (targets.length > 1)
     throw new UsageError('replay onto one target at a time; give one --db or --data-dir');
   const outDir = values.out ?? 'results';
-  await checkResultsDir(outDir);
   await checkReplayable(file);
   const replay = await openReplay(file, { speed, maxErrorRatePct });
   // The run's own flags, as `txbench run` reads them; the phases and the error limit are the replay's.
@@ -131,36 +117,25 @@ export async function replayCommand(argv: string[]): Promise<number> {
     durationMs,
     intervalMs,
   };
-  return withDashboard(options.dashboard, () =>
-    withMetricsServer(options.metrics, (metricsServer) => {
-      options.metricsServer = metricsServer;
-      return withTargets(targets, { create: false }, async ([target]) => {
-        const runDir = await RunDirectory.create(outDir, new Date(), 'run');
-        const progress = progressListener('', runDir);
-        const run = newRun(target!, options, {
-          ...progress,
-          onStart: (config) => {
-            console.error(
-              `replaying ${replay.plan.statements.toLocaleString('en-US')} statements of ${replay.plan.sessions.length} sessions (${replay.plan.templates.length - 2} templates${beforeCapture(replay)}) from ${file} onto ${target!.spec.label} at speed ${speed === Infinity ? 'max' : speed}`,
-            );
-            void runDir.noteRunning({ workload: config.workload, config });
-          },
-        });
-        const measured = await withInterrupt(
-          () => [run],
-          () => run.run(),
-        ).catch(markCancelled(runDir));
-        const report = replay.finish(measured);
-        console.log(formatRunSummary(report));
-        console.log(formatFidelity(report.fidelity));
-        await saveResults(runDir, undefined, withoutHistograms(report), report.histograms);
-        if (values.json !== undefined) await saveJson(values.json, withoutHistograms(report));
-        const code = exitCodeOf([report]);
-        if (code !== ExitCode.ok) return code;
-        return report.fidelity.pass ? ExitCode.ok : ExitCode.checkFailed;
-      });
-    }),
-  );
+  return withRunOutputs(options, outDir, async (outputs) => {
+    const { code, report } = await runReplay(
+      {
+        replay,
+        options,
+        target: targets[0] ?? {},
+        resultsDir: outDir,
+        json: values.json,
+        commandLine,
+        starting: (label) =>
+          console.error(
+            `replaying ${replay.plan.statements.toLocaleString('en-US')} statements of ${replay.plan.sessions.length} sessions (${replay.plan.templates.length - 2} templates${beforeCapture(replay)}) from ${file} onto ${label} at speed ${speed === Infinity ? 'max' : speed}`,
+          ),
+      },
+      outputs,
+    );
+    console.log(formatFidelity(report.fidelity));
+    return code;
+  });
 }
 
 /** Sessions connected before the capture began are replayed from their first statement seen. */

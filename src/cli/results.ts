@@ -1,5 +1,5 @@
 import { formatRunList, runListJson } from '../report/run-list.js';
-import { listRuns, resolveRunDir, tagRun, untagRun } from '../results/store.js';
+import { listRuns, resolveRunDir, tagRun, untagRun } from '../api.js';
 import { UsageError } from '../errors.js';
 import { parseWithOperands } from './positionals.js';
 

@@ -1,49 +1,16 @@
 import { parseDurationMs } from '../config/duration.js';
 import { checkMixMinimums, parseMix } from '../config/mix.js';
-import { ExitCode, UsageError } from '../errors.js';
-import { formatCheckResults } from '../report/check-table.js';
-import { formatRunSummary, formatTargetsTable } from '../report/run-summary.js';
-import { RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
-import { aggregate } from '../run/aggregate.js';
-import { SharedCpu } from '../run/shared-cpu.js';
-import type { Target } from '../targets/target.js';
-import { GENERIC_DISCLAIMER, type RunOptions } from '../run/workload-run.js';
-import type { RunReport } from '../results/run-file.js';
-import { checkWorkload } from '../workloads/checks.js';
-import type { OptionValues, Workload } from '../workloads/workload.js';
+import { UsageError } from '../errors.js';
+import { runBenchmark, type RunOptions } from '../api.js';
+import type { OptionValues, Workload } from '../api.js';
 import { parseIntFlag, type OptionalValues } from './args.js';
 import { metricsEndpoint, type MetricsEndpoint } from './monitor-flags.js';
-import {
-  measuredEntry,
-  parseRepeatFlags,
-  refuseRepeatWith,
-  reloadTarget,
-  REPEAT_FLAGS,
-  REPEAT_HELP,
-  repetitionOptions,
-  runRepeated,
-} from './repeat-flags.js';
-import {
-  exitCodeOf,
-  newRun,
-  progressListener,
-  saveJson,
-  saveResults,
-  withInterrupt,
-  withRunSession,
-  withoutHistograms,
-} from './run-session.js';
+import { parseRepeatFlags, refuseRepeatWith, REPEAT_FLAGS, REPEAT_HELP } from './repeat-flags.js';
+import { withRunOutputs } from './run-outputs.js';
 import { targetOptionsFrom } from './target.js';
 import { parsePhaseLength, parseSteadyState, STEADY_FLAGS, STEADY_HELP } from './steady-flags.js';
 import { parseWithWorkload, WORKLOAD_HELP, workloadOptionsHelp, type FlagValues } from './workload-flags.js';
-import {
-  markCancelled,
-  parseShardFlags,
-  SHARD_FLAGS,
-  SHARD_HELP,
-  shardListener,
-  startGate,
-} from './shard-flags.js';
+import { parseShardFlags, SHARD_FLAGS, SHARD_HELP } from './shard-flags.js';
 
 export const RUN_HELP = `txbench run [options]
 
@@ -251,7 +218,7 @@ function parsePercent(flag: string, text: string): number {
   return n;
 }
 
-export async function runCommand(argv: string[]): Promise<number> {
+export async function runCommand(argv: string[], commandLine?: string): Promise<number> {
   const { values, workload, ref, workloadOptions } = await parseWithWorkload(
     'run',
     argv,
@@ -267,149 +234,24 @@ export async function runCommand(argv: string[]): Promise<number> {
   const { shard, startAt, seed } = parseShardFlags(values, options.seed);
   options.shard = shard;
   options.seed = seed;
-  const who = shard ? `shard ${shard.index}/${shard.count}: ` : '';
-  const ready = startGate(startAt, who);
   const list = targetOptionsFrom(argv);
   const repeat = parseRepeatFlags(values);
   refuseRepeatWith(repeat, list.length, shard !== undefined);
   const out = typeof values.out === 'string' ? values.out : 'results';
   const json = typeof values.json === 'string' ? values.json : undefined;
-  return withRunSession(options, list, out, async (targets) => {
-    let code: number;
-    if (repeat.count !== undefined) {
-      const target = targets[0]!;
-      code = await runRepeated(
-        { of: 'run', flags: { ...repeat, count: repeat.count }, resultsDir: out, json, target, options },
-        async (dir, index) => {
-          const report = await runOne(target, repetitionOptions(options, index), dir, undefined, ready);
-          return {
-            reports: [report],
-            entries: [measuredEntry(target.spec.label, report)],
-            status: report.status,
-          };
-        },
-      );
-    } else {
-      if (repeat.reload) for (const t of targets) await reloadTarget(t, options);
-      const runDir = await RunDirectory.create(out, new Date(), targets.length === 1 ? 'run' : 'targets');
-      const reports =
-        targets.length === 1
-          ? [await runOne(targets[0]!, options, runDir, json, ready)]
-          : await runMany(targets, options, runDir, json, ready);
-      code = exitCodeOf(reports);
-    }
-    if (code !== ExitCode.ok || !values.check) return code;
-    let failed = false;
-    for (const t of targets) {
-      const results = await checkWorkload(workload, t.url, false);
-      console.log(`${targets.length > 1 ? `${t.spec.label}: ` : ''}${formatCheckResults(results)}`);
-      failed ||= !results.every((r) => r.pass);
-    }
-    return failed ? ExitCode.checkFailed : ExitCode.ok;
-  });
-}
-
-async function runOne(
-  target: Target,
-  options: RunOptions,
-  runDir: RunDirectory,
-  json: string | undefined,
-  ready: (() => Promise<void>) | undefined,
-): Promise<RunReport> {
-  // The listener puts the run's conditions into run.json as soon as it starts.
-  const run = newRun(target, options, shardListener(progressListener('', runDir), ready));
-  const report = await withInterrupt(
-    () => [run],
-    () => run.run(),
-  ).catch(markCancelled(runDir));
-  if (process.stderr.isTTY) process.stderr.write('\n');
-  console.log(formatRunSummary(report));
-  await saveResults(runDir, undefined, withoutHistograms(report), report.histograms);
-  if (json !== undefined) await saveJson(json, withoutHistograms(report));
-  return report;
-}
-
-/** Several targets driven at the same moment: each sets up, then all start their terminals together. */
-async function runMany(
-  targets: readonly Target[],
-  options: RunOptions,
-  runDir: RunDirectory,
-  json: string | undefined,
-  ready: (() => Promise<void>) | undefined,
-): Promise<RunReport[]> {
-  const gate = startingGate(targets.length);
-  // One process, one thread: its CPU is measured once for all targets, none charged to any one.
-  const cpu = new SharedCpu();
-  const runs = targets.map((t) => {
-    const progress = shardListener(progressListener(`[${t.spec.label}] `, runDir), undefined);
-    const cpuPhase = cpu.forTarget();
-    return newRun(
-      t,
-      { ...options, otherTargetsInProcess: true },
+  return withRunOutputs(options, out, (outputs) =>
+    runBenchmark(
       {
-        ...progress,
-        onPhase: (phase) => {
-          cpuPhase(phase);
-          progress.onPhase?.(phase);
-        },
-        ready: () => gate.arrive().then(ready),
+        options,
+        targets: list,
+        startAt,
+        resultsDir: out,
+        json,
+        repeat,
+        check: values.check === true,
+        commandLine,
       },
-    );
-  });
-  const startedAt = new Date().toISOString();
-  const settled = await withInterrupt(
-    () => runs,
-    () =>
-      Promise.allSettled(
-        runs.map((r) =>
-          r.run().catch((err: unknown) => {
-            // One target failed to set up: the others must not wait for it, nor run alone.
-            gate.open();
-            for (const other of runs) other.stop();
-            throw err;
-          }),
-        ),
-      ),
+      outputs,
+    ),
   );
-  const failure = settled.find((s) => s.status === 'rejected');
-  if (failure) return markCancelled(runDir)(failure.reason);
-  const reports = settled.map((s) => (s as PromiseFulfilledResult<RunReport>).value);
-  const summary = aggregate(reports, cpu.result());
-  console.log(formatTargetsTable(reports, summary));
-  const content = {
-    schemaVersion: RUN_SCHEMA_VERSION,
-    kind: 'targets',
-    status: reports.find((r) => r.status !== 'completed')?.status ?? 'completed',
-    startedAt,
-    endedAt: new Date().toISOString(),
-    workload: reports[0]?.workload,
-    disclaimer: reports[0]?.disclaimer ?? GENERIC_DISCLAIMER,
-    config: {
-      target: reports.map((r) => r.config.target).join(' + '),
-      targets: reports.map((r) => r.config),
-    },
-    summary,
-    targets: reports.map((r) => ({
-      label: r.config.target,
-      summary: r.summary,
-      // A shard keeps each target's histograms for `txbench merge` (histograms.json holds one target’s only).
-      report: options.shard ? r : withoutHistograms(r),
-    })),
-  };
-  await saveResults(runDir, json, content);
-  return reports;
-}
-
-/** Resolves every arrival once all `n` have arrived (or at once, after `open`). */
-function startingGate(n: number): { arrive(): Promise<void>; open(): void } {
-  let arrived = 0;
-  let release: () => void = () => undefined;
-  const opened = new Promise<void>((resolve) => (release = resolve));
-  return {
-    arrive: () => {
-      if (++arrived >= n) release();
-      return opened;
-    },
-    open: () => release(),
-  };
 }

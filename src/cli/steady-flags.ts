@@ -10,8 +10,8 @@ import {
   STEADY_FIGURES,
   type SteadyFigure,
   type SteadyStateRule,
-} from '../metrics/steady-state.js';
-import type { SteadyStateOptions } from '../run/workload-run.js';
+} from '../api.js';
+import type { SteadyStateOptions } from '../api.js';
 import { parseIntFlag } from './args.js';
 
 export const STEADY_FLAGS = {

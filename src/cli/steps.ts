@@ -1,29 +1,9 @@
-import { ExitCode, UsageError } from '../errors.js';
-import { formatStepsTable } from '../report/scaling.js';
-import { RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
-import { kneeOf } from '../run/aggregate.js';
-import { GENERIC_DISCLAIMER, type RunOptions, type WorkloadRun } from '../run/workload-run.js';
-import type { RunReport } from '../results/run-file.js';
-import type { Target } from '../targets/target.js';
+import { UsageError } from '../errors.js';
+import { runSteps } from '../api.js';
 import { parseIntFlag } from './args.js';
+import { parseRepeatFlags, refuseRepeatWith } from './repeat-flags.js';
 import { parseRunOptions, RUN_FLAGS, RUN_OPTIONAL_VALUES } from './run.js';
-import {
-  exitCodeOf,
-  newRun,
-  progressListener,
-  saveResults,
-  withInterrupt,
-  withRunSession,
-  withoutHistograms,
-} from './run-session.js';
-import {
-  measuredEntry,
-  parseRepeatFlags,
-  refuseRepeatWith,
-  reloadTarget,
-  repetitionOptions,
-  runRepeated,
-} from './repeat-flags.js';
+import { withRunOutputs } from './run-outputs.js';
 import { targetOptionsFrom } from './target.js';
 import { parseWithWorkload, WORKLOAD_HELP, workloadOptionsHelp } from './workload-flags.js';
 
@@ -40,7 +20,7 @@ ${WORKLOAD_HELP}`;
 
 export const STEPS_FLAGS = { ...RUN_FLAGS, users: { type: 'string', short: 'u' } } as const;
 
-export async function stepsCommand(argv: string[]): Promise<number> {
+export async function stepsCommand(argv: string[], commandLine?: string): Promise<number> {
   const { values, workload, ref, workloadOptions } = await parseWithWorkload(
     'steps',
     argv,
@@ -62,93 +42,7 @@ export async function stepsCommand(argv: string[]): Promise<number> {
   if (list.length > 1) throw new UsageError('steps drive one target; give one --db or --data-dir');
   const repeat = parseRepeatFlags(values);
   refuseRepeatWith(repeat, list.length, false);
-  return withRunSession(options, list, out, async ([target]) => {
-    if (repeat.count !== undefined) {
-      return runRepeated(
-        {
-          of: 'steps',
-          flags: { ...repeat, count: repeat.count },
-          resultsDir: out,
-          json,
-          target: target!,
-          options,
-        },
-        async (dir, index) => {
-          const reports = await measureSteps(
-            target!,
-            repetitionOptions(options, index),
-            users,
-            dir,
-            undefined,
-          );
-          return {
-            reports,
-            entries: reports.map((r) =>
-              measuredEntry(`${r.config.terminals} users`, r, { users: r.config.terminals }),
-            ),
-            status: stepsStatus(reports, users),
-          };
-        },
-      );
-    }
-    if (repeat.reload) await reloadTarget(target!, options);
-    const runDir = await RunDirectory.create(out, new Date(), 'steps');
-    const reports = await measureSteps(target!, options, users, runDir, json);
-    const code = exitCodeOf(reports);
-    return reports.length < users.length && code === ExitCode.ok ? ExitCode.interrupted : code;
-  });
-}
-
-/**
- * One full sequence of steps into `runDir`: each user count's warm-up and window, the scaling
- * table printed, run.json written; ends early at a step that does not complete.
- */
-async function measureSteps(
-  target: Target,
-  options: RunOptions,
-  users: readonly number[],
-  runDir: RunDirectory,
-  json: string | undefined,
-): Promise<RunReport[]> {
-  const workload = options.workload;
-  const startedAt = new Date().toISOString();
-  const reports: RunReport[] = [];
-  let current: WorkloadRun | undefined;
-  await withInterrupt(
-    () => (current ? [current] : []),
-    async () => {
-      for (const n of users) {
-        current = newRun(target, { ...options, terminals: n }, progressListener(`[${n} users] `, runDir));
-        const report = await current.run();
-        reports.push(report);
-        if (report.status !== 'completed') break;
-      }
-    },
+  return withRunOutputs(options, out, (outputs) =>
+    runSteps({ options, targets: list, users, resultsDir: out, json, repeat, commandLine }, outputs),
   );
-  const steps = reports.map((r) => ({
-    users: r.config.terminals,
-    summary: r.summary,
-    report: withoutHistograms(r),
-  }));
-  const knee = kneeOf(steps.map((s) => ({ users: s.users, tps: s.summary.tps })));
-  console.log(formatStepsTable(steps, knee));
-  await saveResults(runDir, json, {
-    schemaVersion: RUN_SCHEMA_VERSION,
-    kind: 'steps',
-    status: reports.find((r) => r.status !== 'completed')?.status ?? 'completed',
-    startedAt,
-    endedAt: new Date().toISOString(),
-    workload: reports[0]?.workload ?? options.workloadRef,
-    disclaimer: reports[0]?.disclaimer ?? workload.disclaimer ?? GENERIC_DISCLAIMER,
-    config: { target: target.spec.label, users, ...(reports[0] ? { run: reports[0].config } : {}) },
-    knee: knee ?? null,
-    steps,
-  });
-  return reports;
-}
-
-/** completed when every step ran; else the status of the step that stopped the sequence. */
-function stepsStatus(reports: readonly RunReport[], users: readonly number[]): string {
-  const stopped = reports.find((r) => r.status !== 'completed')?.status;
-  return stopped ?? (reports.length < users.length ? 'interrupted' : 'completed');
 }

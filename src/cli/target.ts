@@ -1,13 +1,9 @@
 import { UsageError } from '../errors.js';
-import { openTarget, resolveTarget, type Target, type TargetOptions } from '../targets/target.js';
+import type { TargetOptions } from '../api.js';
 import { redactUrl } from '../util/redact.js';
-import { checkDeviceHere, checkDeviceOnExporter, deviceName, nodeExporterUrl } from './monitor-flags.js';
+import { deviceName, nodeExporterUrl } from './monitor-flags.js';
 
-export interface TargetFlags {
-  db?: string | string[] | undefined;
-  'data-dir'?: string | string[] | undefined;
-  label?: string | string[] | undefined;
-}
+export { withTarget } from '../api.js';
 
 /** Flags that describe one target, and the option each sets (checked as they are read). */
 const TARGET_ATTRIBUTES = {
@@ -59,41 +55,4 @@ export function targetOptionsFrom(argv: readonly string[]): TargetOptions[] {
     throw new UsageError(`two targets are labelled "${duplicate}"; give each --db its own --label`);
   }
   return targets;
-}
-
-/** Opens the target the flags name, runs `fn`, and always closes it (stopping the embedded server). */
-export async function withTarget<T>(
-  flags: TargetFlags,
-  options: { create: boolean },
-  fn: (target: Target) => Promise<T>,
-): Promise<T> {
-  const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
-  return withTargets(
-    [{ db: one(flags.db), dataDir: one(flags['data-dir']), label: one(flags.label) }],
-    options,
-    ([t]) => fn(t!),
-  );
-}
-
-/** Opens every target (all or none), runs `fn`, and closes them all. */
-export async function withTargets<T>(
-  list: readonly TargetOptions[],
-  options: { create: boolean },
-  fn: (targets: Target[]) => Promise<T>,
-): Promise<T> {
-  const specs = list.map((t) => resolveTarget(t));
-  for (const spec of specs) {
-    checkDeviceHere(spec);
-    await checkDeviceOnExporter(spec);
-  }
-  const dirs = specs.filter((s) => s.kind === 'embedded').map((s) => s.dataDir);
-  if (new Set(dirs).size < dirs.length)
-    throw new UsageError('two targets use the same --data-dir; give each its own');
-  const opened: Target[] = [];
-  try {
-    for (const spec of specs) opened.push(await openTarget(spec, options));
-    return await fn(opened);
-  } finally {
-    for (const t of opened.reverse()) await t.close().catch(() => undefined);
-  }
 }

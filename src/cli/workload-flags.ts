@@ -4,9 +4,9 @@
  * so `--tables 4 --table-size 100000` are checked against the workload that declares them.
  */
 import { UsageError } from '../errors.js';
-import { describeOptions, optionFlags, parseWorkloadOptions } from '../workloads/options.js';
-import { DEFAULT_WORKLOAD, findWorkload } from '../workloads/registry.js';
-import type { OptionValues, Workload } from '../workloads/workload.js';
+import { describeOptions, optionFlags, parseWorkloadOptions } from '../api.js';
+import { DEFAULT_WORKLOAD, findWorkload } from '../api.js';
+import type { OptionValues, Workload } from '../api.js';
 import { parseCommand, type OptionalValues, type OptionSpecs } from './args.js';
 
 export const WORKLOAD_FLAG = { workload: { type: 'string' } } as const satisfies OptionSpecs;

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { CONFIG_SCHEMA_FILE } from '../config/config-file.js';
-import { BUILT_IN_WORKLOADS, findWorkload } from '../workloads/registry.js';
+import { BUILT_IN_WORKLOADS, findWorkload } from '../api.js';
 import { buildConfigSchema } from './config-schema.js';
 
 export async function configSchemaText(): Promise<string> {

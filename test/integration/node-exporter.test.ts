@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watchedDevicesFor } from '../../dist/monitor/block-devices.js';
-import { checkDeviceOnExporter } from '../../dist/cli/monitor-flags.js';
+import { checkDeviceOnExporter } from '../../dist/run/open-targets.js';
 import { LocalSource } from '../../dist/monitor/local-source.js';
 import { NodeExporterSource } from '../../dist/monitor/node-exporter.js';
 import { Sampler } from '../../dist/monitor/sampler.js';

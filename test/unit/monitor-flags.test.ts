@@ -2,12 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  checkDeviceHere,
-  deviceName,
-  metricsEndpoint,
-  nodeExporterUrl,
-} from '../../src/cli/monitor-flags.js';
+import { deviceName, metricsEndpoint, nodeExporterUrl } from '../../src/cli/monitor-flags.js';
+import { checkDeviceHere } from '../../src/run/open-targets.js';
 import { parseRunOptions } from '../../src/cli/run.js';
 import { targetOptionsFrom } from '../../src/cli/target.js';
 import { ExitCode, UsageError } from '../../src/errors.js';

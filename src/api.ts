@@ -33,3 +33,10 @@ export type { Rng } from './random/rng.js';
 export async function openConnections(url: string, slots: number): Promise<Connections> {
   return (await dialectFor(url)).openConnections(url, slots);
 }
+
+// `txbench plan`: the CLI reads, checks and runs a plan through these.
+export { readPlanFile } from './plan/plan-file.js';
+export { planSchemaCheck } from './plan/plan-schema.js';
+export { estimatePlan, formatEstimate } from './plan/estimate.js';
+export { defaultPlanDir, openPlanDir, runPlan } from './plan/run-plan.js';
+export type { CommandTable as PlanCommandTable } from './plan/plan-types.js';

@@ -93,6 +93,8 @@ export async function parsePlan(
 
   const rawSteps = Array.isArray(raw.steps) ? (raw.steps as unknown[]) : [];
   const steps: PlanStep[] = [];
+  /** Each step's place in the file (a malformed step is left out of `steps`). */
+  const indexes: number[] = [];
   const names = new Map<string, number>();
   const count = (c: string): number => rawSteps.filter((s) => isMap_(s) && s.command === c).length;
   for (const [i, s] of (Array.isArray(plan.steps) ? (plan.steps as unknown[]) : []).entries()) {
@@ -123,6 +125,11 @@ export async function parsePlan(
         "is set by the plan: each step's runs go in its directory under the plan's --out",
       );
     }
+    // What the command itself requires, said now rather than when the step comes.
+    if (command === 'steps' && options.users === undefined)
+      problem(`${where}.options`, 'needs users, e.g. [1, 20, 50, 100]');
+    if (command === 'sweep' && options.set === undefined)
+      problem(`${where}.options`, 'needs set, e.g. shared_buffers=128MB,256MB');
     if (command === 'replay' && s.file === undefined)
       problem(where, 'needs file: the workload file to replay');
     if (command !== 'replay' && s.file !== undefined)
@@ -130,6 +137,7 @@ export async function parsePlan(
     if (typeof s.file === 'string' && !existsSync(s.file)) problem(`${where}.file`, `no file ${s.file}`);
     await checkWorkload(where, command, options, commands, problem);
     const used = targets.filter((_, t) => stepTargets.includes(labels[t] ?? ''));
+    indexes.push(i);
     steps.push({
       name,
       command,
@@ -143,7 +151,7 @@ export async function parsePlan(
   const stepNames = steps.map((s) => s.name);
   stepNames.forEach((n, i) => {
     if (stepNames.indexOf(n) !== i)
-      problem(`steps[${i}].name`, `"${n}" is used twice; give each step its own name`);
+      problem(`steps[${indexes[i]!}].name`, `"${n}" is used twice; give each step its own name`);
   });
   if (problems.length > 0) throw new ConfigProblems(onePerPlace(problems, file));
   return {

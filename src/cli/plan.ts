@@ -10,6 +10,7 @@ import {
 } from '../api.js';
 import { UsageError } from '../errors.js';
 import { COMMAND_FLAGS } from './commands.js';
+import { PLAN_FLAGS } from './plan-flags.js';
 import { parseWithOperands } from './positionals.js';
 
 export const PLAN_HELP = `txbench plan FILE.yaml [--resume] [--dry-run] [--out DIR] [--force]
@@ -30,13 +31,6 @@ names a cost file). See docs/plans.md.
 Exit codes: 0 every step ok; 1 a step failed (a check, a threshold); 2 bad plan or usage (every
 problem listed, one line each), a plan directory of another plan, --resume without one; 3 a
 step's database unreachable or lost; 130 interrupted.`;
-
-export const PLAN_FLAGS = {
-  out: { type: 'string', short: 'o' },
-  resume: { type: 'boolean' },
-  'dry-run': { type: 'boolean' },
-  force: { type: 'boolean' },
-} as const;
 
 /** The plan's view of the commands' flag tables (commands.ts). */
 const COMMANDS: PlanCommandTable = {

@@ -77,3 +77,10 @@ export { DEFAULT_WORKLOAD, findWorkload, BUILT_IN_WORKLOADS } from './workloads/
 export { checkReplayable } from './replay/plan.js';
 export { openReplay, type Replay, type ReplayOptions } from './replay/replay-workload.js';
 export { runReplay, type ReplayRequest, type ReplayOutcome } from './replay/run-replay.js';
+
+// `txbench plan`: the CLI reads, checks and runs a plan through these.
+export { readPlanFile } from './plan/plan-file.js';
+export { planSchemaCheck } from './plan/plan-schema.js';
+export { estimatePlan, formatEstimate } from './plan/estimate.js';
+export { defaultPlanDir, openPlanDir, runPlan } from './plan/run-plan.js';
+export type { CommandTable as PlanCommandTable } from './plan/plan-types.js';

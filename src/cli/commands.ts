@@ -8,6 +8,7 @@ import { CHECK_FLAGS } from './check.js';
 import { COMPARE_FLAGS } from './compare.js';
 import { LOAD_FLAGS } from './load.js';
 import { MERGE_FLAGS } from './merge.js';
+import { PLAN_FLAGS } from './plan-flags.js';
 import { REPLAY_FLAGS } from './replay.js';
 import { REPORT_FLAGS } from './report.js';
 import { RESULTS_FLAGS } from './results.js';
@@ -40,6 +41,7 @@ export const COMMAND_FLAGS: Readonly<Record<string, CommandFlags>> = {
   capture: { flags: CAPTURE_FLAGS, workload: 'none', targets: true },
   replay: { flags: REPLAY_FLAGS, workload: 'none', targets: true },
   merge: { flags: MERGE_FLAGS, workload: 'none', targets: false },
+  plan: { flags: PLAN_FLAGS, workload: 'none', targets: false },
 };
 
 /** The flags a target is made of on the command line (the config file's `targets:` entries). */

@@ -258,6 +258,18 @@ export const FLAG_DOCS: Readonly<Record<string, FlagDoc>> = {
     },
   },
   'allow-partial': onOff('merge: merge the shards there are, naming those missing'),
+  resume: {
+    ...onOff('plan: carry on a plan that stopped (done steps are not run again)'),
+    sectionOnly: true,
+  },
+  'dry-run': {
+    ...onOff('plan: print the steps and an estimate of the time; run nothing'),
+    sectionOnly: true,
+  },
+  force: {
+    ...onOff('plan: with resume, carry on even if the plan changed a step already done'),
+    sectionOnly: true,
+  },
 };
 
 /** Where a flag means something else in one command than FLAG_DOCS says. */

@@ -9,6 +9,7 @@ import { ConfigProblems } from '../config/config-file.js';
 import { dropCommand } from './drop.js';
 import { loadCommand } from './load.js';
 import { mergeCommand } from './merge.js';
+import { planCommand } from './plan.js';
 import { reportCommand } from './report.js';
 import { resultsCommand } from './results.js';
 import { runCommand } from './run.js';
@@ -32,6 +33,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   merge: mergeCommand,
   capture: captureCommand,
   replay: replayCommand,
+  plan: planCommand,
 };
 
 const HELP = `txbench: a TPC-C-derived OLTP benchmark (not comparable with published TPC-C results)
@@ -51,6 +53,7 @@ const HELP = `txbench: a TPC-C-derived OLTP benchmark (not comparable with publi
   txbench capture capture a workload (PostgreSQL logs, or live from PostgreSQL, MySQL/MariaDB,
                   SQL Server) into a workload file
   txbench replay  replay a workload file onto a database, with a fidelity report
+  txbench plan    run a plan of these commands, resumable (docs/plans.md)
 
 Run \`txbench COMMAND --help\` for a command's flags. Every command also takes --config FILE: its
 options from a YAML or JSON file (schema/txbench-config.schema.json; flags on the command line win)

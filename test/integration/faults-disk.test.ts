@@ -6,7 +6,7 @@
  * test's own and are removed afterwards. Drives the compiled CLI (run `npm run build` first).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, open, readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,6 +18,7 @@ import {
   startTempServer,
   type TempServer,
 } from './helpers.js';
+import { fillUntilFull } from './loop-device.js';
 
 let pg: TempServer;
 let dir: string;
@@ -48,19 +49,6 @@ afterAll(async () => {
   await pg?.stop();
   await removeDir(dir);
 });
-
-/** Fills the file system holding `dir` until a write fails with ENOSPC. */
-async function fill(dirOnDisk: string): Promise<void> {
-  const file = await open(path.join(dirOnDisk, 'filler'), 'w');
-  const chunk = Buffer.alloc(64 * 1024);
-  try {
-    for (;;) await file.write(chunk);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
-  } finally {
-    await file.close().catch(() => undefined);
-  }
-}
 
 describe('results that cannot be written', () => {
   it('a results directory on a read-only file system is refused before the run starts', async () => {
@@ -99,7 +87,9 @@ describe('results that cannot be written', () => {
       '--json',
       json,
     ]);
-    const filled = run.untilStderr((e) => measuredIntervals(e) >= 2).then(() => fill(small));
+    const filled = run
+      .untilStderr((e) => measuredIntervals(e) >= 2)
+      .then(() => fillUntilFull(small, 64 * 1024));
     const code = await run.exit;
     const stdout = run.stdout();
     const stderr = run.stderr();

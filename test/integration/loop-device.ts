@@ -1,10 +1,10 @@
 /**
- * Real block devices for the monitoring tests: a file attached as a loop device (root only, as
- * the tests run here and in CI), with an ext4 file system mounted on it. Each step gives its undo;
+ * Real block devices for the monitoring and disk-fault tests: a file attached as a loop device
+ * (root only, as the tests run here and in CI), with an ext4 file system mounted on it. Each step gives its undo;
  * `undoAll` runs them latest first, every one even when one fails.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface LoopDevice {
@@ -29,12 +29,32 @@ export async function attachLoop(dir: string, sizeMB: number): Promise<LoopDevic
   return { name: path.basename(dev), detach: () => run('losetup', ['-d', dev]) };
 }
 
-/** An ext4 file system on /dev/`device`, mounted on a new directory `mountPoint`; returns its unmount. */
-export async function mountExt4(device: string, mountPoint: string): Promise<() => void> {
+/**
+ * An ext4 file system on /dev/`device`, mounted on a new directory `mountPoint`; returns its
+ * unmount. `lazy`: unmounted even while a file on it is still open (a server that died on it).
+ */
+export async function mountExt4(
+  device: string,
+  mountPoint: string,
+  { lazy = false }: { lazy?: boolean } = {},
+): Promise<() => void> {
   run('mkfs.ext4', ['-q', '-F', `/dev/${device}`]);
   await mkdir(mountPoint, { recursive: true });
   run('mount', [`/dev/${device}`, mountPoint]);
-  return () => run('umount', [mountPoint]);
+  return () => run('umount', lazy ? ['-l', mountPoint] : [mountPoint]);
+}
+
+/** Fills the file system holding `dirOnDisk` until a write fails with ENOSPC. */
+export async function fillUntilFull(dirOnDisk: string, chunkBytes = 256 * 1024): Promise<void> {
+  const file = await open(path.join(dirOnDisk, 'filler'), 'w');
+  const chunk = Buffer.alloc(chunkBytes);
+  try {
+    for (;;) await file.write(chunk);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+  } finally {
+    await file.close().catch(() => undefined);
+  }
 }
 
 /** Runs each undo step, latest first, keeping the first failure to throw at the end. */

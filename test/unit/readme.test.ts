@@ -33,15 +33,7 @@ const PAGES: readonly Page[] = [
 const README = PAGES.find((p) => p.file === 'README.md')!.text;
 const ALL_TEXT = PAGES.map((p) => p.text).join('\n');
 
-/**
- * Issue 33's `txbench plan` and its page, docs/plans.md, come from another branch: until they are
- * there a page may name them. Once they exist they are checked like every other command and file.
- */
-const NOT_MERGED_YET = { commands: ['plan'], files: ['docs/plans.md'] } as const;
-
 const isCommand = (name: string): boolean => Object.hasOwn(COMMANDS, name);
-const notMergedYet = (name: string): boolean =>
-  !isCommand(name) && (NOT_MERGED_YET.commands as readonly string[]).includes(name);
 
 interface Table {
   page: string;
@@ -192,9 +184,8 @@ async function accepts(command: string, flag: string, workload?: string): Promis
   return false;
 }
 
-/** Where a page names a command: usable only when the CLI has it (or it is not merged yet). */
+/** Where a page names a command: usable only when the CLI has it. */
 function checkedCommand(page: string, command: string, text: string): boolean {
-  if (notMergedYet(command)) return false;
   expect(isCommand(command), `${page}: ${text} names no command of the CLI`).toBe(true);
   return true;
 }
@@ -436,11 +427,6 @@ describe('manual: links', () => {
         if (/^[a-z]+:/i.test(target!)) continue;
         const [file, anchor] = target!.split('#') as [string, string | undefined];
         const resolved = file === '' ? page.file : path.posix.join(path.posix.dirname(page.file), file);
-        if (
-          (NOT_MERGED_YET.files as readonly string[]).includes(resolved) &&
-          !existsSync(path.join(ROOT, resolved))
-        )
-          continue;
         checked++;
         expect(existsSync(path.join(ROOT, resolved)), `${page.file}: link to ${target}`).toBe(true);
         if (anchor !== undefined && resolved.endsWith('.md')) {

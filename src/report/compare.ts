@@ -19,8 +19,13 @@ import {
   type DeviceTotals,
 } from './device-totals.js';
 import type { RunRecord, StoredEntryReport, SummaryFigures } from '../results/store.js';
-import { countsAsTpmC, newOrderRateLabel, rateLabelsInOrder, statusWithMix } from './new-order-rate.js';
-import { figuresOf } from './figures.js';
+import {
+  countsAsTpmC,
+  newOrderRateLabel,
+  rateLabelsInOrder,
+  statusWithMix,
+} from '../results/new-order-rate.js';
+import { figuresOf } from '../results/figures.js';
 import { millis, orNa, twoDecimals, whole } from './numbers.js';
 import { formatTable, type Column, type TableFormat } from './table.js';
 import { difference, noNoiseLine, type Difference } from './verdict.js';

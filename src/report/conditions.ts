@@ -3,7 +3,7 @@
  * New-Order rate may be called, and whether two rows are comparable.
  */
 import type { RunRecord, StoredConfig } from '../results/store.js';
-import type { RateConditions } from './new-order-rate.js';
+import type { RateConditions } from '../results/new-order-rate.js';
 
 /** What a row was measured under; a field is undefined when its run.json does not say. */
 export interface RowConditions extends RateConditions {

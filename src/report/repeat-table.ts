@@ -4,7 +4,7 @@
  * runs; for steps and sweeps, the scaling table with mean ± interval in each cell.
  */
 import type { RepeatFile, RepeatedFigure, RepeatedGroup } from '../results/repeat-file.js';
-import { figureLabel } from './figures.js';
+import { figureLabel } from '../results/figures.js';
 import { millis } from './numbers.js';
 import { formatTable, type Column } from './table.js';
 

@@ -1,7 +1,7 @@
 /** `txbench results`: one line per run, newest first. */
 import type { RunRecord } from '../results/store.js';
 import { runConditions } from './conditions.js';
-import { newOrderRateLabel, rateLabelsInOrder, statusWithMix } from './new-order-rate.js';
+import { newOrderRateLabel, rateLabelsInOrder, statusWithMix } from '../results/new-order-rate.js';
 import { millis, orNa, twoDecimals, whole } from './numbers.js';
 import { formatTable, type Column } from './table.js';
 

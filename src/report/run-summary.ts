@@ -1,16 +1,15 @@
 import { formatDuration } from '../config/duration.js';
-import type { AggregateSummary } from '../run/aggregate.js';
+import type { AggregateSummary } from '../results/targets-file.js';
 import type { DrainReport, WindowEdges } from '../engine/engine.js';
 import type { ClientCpu } from '../metrics/client-cpu.js';
-import { formatDevice } from '../run/environment.js';
 import type { IntervalRecord } from '../results/interval.js';
 import type { RunConfig, RunReport } from '../results/run-file.js';
-import { figureLabel, figuresOf, typeNameOf } from './figures.js';
-import type { RateConditions } from './new-order-rate.js';
+import { figureLabel, figuresOf, typeNameOf } from '../results/figures.js';
+import type { RateConditions } from '../results/new-order-rate.js';
 import { noiseLegend, noiseNote, withNoise } from './noise.js';
 import { formatOutage } from './outage-line.js';
 import { formatSteadyState } from './steady-state-line.js';
-import { formatStorage } from './storage.js';
+import { formatDevice, formatStorage } from './storage.js';
 
 const n0 = (x: number): string => Math.trunc(x).toLocaleString('en-US');
 const n2 = (x: number): string =>

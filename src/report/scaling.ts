@@ -1,7 +1,7 @@
 import type { RunSummary } from '../results/run-file.js';
 import { DEVICE_COLUMNS, deviceTotals, type DeviceTotals } from './device-totals.js';
-import { figuresOf } from './figures.js';
-import { commonRateLabel, type RateConditions } from './new-order-rate.js';
+import { figuresOf } from '../results/figures.js';
+import { commonRateLabel, type RateConditions } from '../results/new-order-rate.js';
 import { formatTable, type Column } from './table.js';
 
 const n2 = (x: number): string =>

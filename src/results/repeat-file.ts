@@ -27,7 +27,7 @@ export interface RepeatedFigure {
   unit: string;
   /**
    * The workload's headline figure is called by its spec name only for paced runs with a standard
-   * mix (report/new-order-rate.ts); the readers decide the words.
+   * mix (results/new-order-rate.ts); the readers decide the words.
    */
   pacedSpec?: boolean | undefined;
   mean: number;

@@ -3,33 +3,12 @@
  * time over every transaction of every target (histograms merged, not averages averaged), the
  * spread across targets, and the process's CPU counted once.
  */
-import { clientCpuFigures, type ClientCpu, type ProcessCpu } from '../metrics/client-cpu.js';
-import { decodeHistogram, latencyMs, newHistogram, type LatencyMs } from '../metrics/histogram.js';
+import { clientCpuFigures, type ProcessCpu } from '../metrics/client-cpu.js';
+import { decodeHistogram, latencyMs, newHistogram } from '../metrics/histogram.js';
 import { sharedTpm } from '../metrics/server-counter.js';
 import type { RunReport } from '../results/run-file.js';
-import { figuresOf, type HeadlineFigure } from '../report/figures.js';
-
-export interface AggregateSummary {
-  targets: number;
-  windowSeconds: number;
-  transactions: number;
-  tps: number;
-  /** TPC-C's New-Orders per minute, summed (absent for other workloads). */
-  tpmC?: number | undefined;
-  nopm?: number | null | undefined;
-  /** The servers' transactions per minute, each server's counter counted once. */
-  tpm: number | null;
-  /** Each headline figure (as the first target labels it) summed over the targets; null when any target lacks it. */
-  figures: HeadlineFigure[];
-  responseMs: LatencyMs;
-  errors: number;
-  spread: { minTps: number; maxTps: number; maxOverMin: number | null };
-  /**
-   * The txbench process's CPU while any target's window was open, once for all targets (they share
-   * the process, so per-target figures are null); null when it was not measured.
-   */
-  clientCpu: ClientCpu | null;
-}
+import type { AggregateSummary } from '../results/targets-file.js';
+import { figuresOf, type HeadlineFigure } from '../results/figures.js';
 
 const round = (x: number, digits = 2): number => Math.round(x * 10 ** digits) / 10 ** digits;
 const sumOrNull = (xs: (number | null)[]): number | null =>

@@ -40,18 +40,3 @@ export async function describeEnvironment(
       : location;
   return { host, database: { ...info, settings }, dataDirectory, device };
 }
-
-/** One line for the run summary: the disk and file system, or that it is remote and unknown. */
-export function formatDevice(device: DeviceUnderTest | undefined): string {
-  if (device === undefined) return 'device under test: unknown';
-  if (device.kind === 'remote') return `device under test: remote, unknown (${device.reason})`;
-  const disk = device.disk ?? device.device ?? device.source ?? 'unknown device';
-  const model = [device.vendor, device.model].filter(Boolean).join(' ');
-  const facts = [
-    model || undefined,
-    device.rotational === undefined ? undefined : device.rotational ? 'rotational' : 'non-rotational',
-    device.sizeBytes === undefined ? undefined : `${(device.sizeBytes / 1e9).toFixed(0)} GB`,
-    device.fsType === undefined ? undefined : `${device.fsType} on ${device.mountPoint ?? '?'}`,
-  ].filter((f): f is string => f !== undefined);
-  return `device under test: ${disk}${facts.length > 0 ? ` (${facts.join(', ')})` : ''} under ${device.path}`;
-}

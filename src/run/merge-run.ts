@@ -7,7 +7,7 @@
  */
 import { encodeHistogram, latencyMs, newHistogram, type Histogram } from '../metrics/histogram.js';
 import { pct, round, type TypeSummary } from '../metrics/window-summary.js';
-import { figuresOf } from '../report/figures.js';
+import { figuresOf } from '../results/figures.js';
 import type { Counters, ErrorClass } from '../engine/types.js';
 import { mergeDrain } from '../engine/drain.js';
 import { mergeStatus } from '../engine/merge.js';

@@ -5,7 +5,8 @@
 import { UsageError } from '../errors.js';
 import { findWorkload, isWorkloadPath } from '../workloads/registry.js';
 import type { Workload } from '../workloads/workload.js';
-import { aggregate, type AggregateSummary } from './aggregate.js';
+import { aggregate } from './aggregate.js';
+import type { AggregateSummary } from '../results/targets-file.js';
 import type { ShardFile } from './merge-files.js';
 import { mergeShardReports } from './merge-run.js';
 import { checkShardSet, splitByTarget, type ShardSetCheck, type ShardRun } from './shard-merge.js';

@@ -20,7 +20,7 @@ import { countingDb, type CountingDb } from '../dialects/counting-db.js';
 import { counterWindow, scopeKey, type CounterReading } from '../metrics/server-counter.js';
 import { startTargetMonitor, type MonitoringOptions, type TargetMonitor } from './monitoring.js';
 import type { MonitorWindow } from '../monitor/types.js';
-import { figureLabel } from '../report/figures.js';
+import { figureLabel } from '../results/figures.js';
 import type { MetricsServer } from '../report/prometheus.js';
 import { encodeHistogram, latencyMs, newHistogram, type Histogram } from '../metrics/histogram.js';
 import { windowNoise } from '../metrics/window-noise.js';

@@ -7,10 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db, Dialect } from '../../src/dialects/dialect.js';
 import type * as EnvironmentModule from '../../src/run/environment.js';
+import type * as StorageModule from '../../src/report/storage.js';
 import type * as TpccDialectModule from '../../src/workloads/tpcc/tpcc-dialect.js';
 import { startTempServer, type TempServer } from './helpers.js';
 
 const DIST_ENVIRONMENT = new URL('../../dist/run/environment.js', import.meta.url).href;
+const DIST_STORAGE = new URL('../../dist/report/storage.js', import.meta.url).href;
 const DIST_TPCC_DIALECT = new URL('../../dist/workloads/tpcc/tpcc-dialect.js', import.meta.url).href;
 
 describe('device under test, embedded PostgreSQL', () => {
@@ -18,10 +20,12 @@ describe('device under test, embedded PostgreSQL', () => {
   let dialect: Dialect;
   let db: Db;
   let env: typeof EnvironmentModule;
+  let formatDevice: typeof StorageModule.formatDevice;
 
   beforeAll(async () => {
     pg = await startTempServer();
     env = (await import(DIST_ENVIRONMENT)) as typeof EnvironmentModule;
+    ({ formatDevice } = (await import(DIST_STORAGE)) as typeof StorageModule);
     const { tpccDialectFor } = (await import(DIST_TPCC_DIALECT)) as typeof TpccDialectModule;
     dialect = (await tpccDialectFor(pg.url)).dialect;
     db = await dialect.connect(pg.url, { max: 1 });
@@ -41,7 +45,7 @@ describe('device under test, embedded PostgreSQL', () => {
     expect(environment.device.path).toContain(pg.dir.split('/').pop());
     expect(environment.device.mountPoint).toBeDefined();
     expect(environment.device.fsType).toBeDefined();
-    expect(env.formatDevice(environment.device)).toMatch(/^device under test: .* under \//);
+    expect(formatDevice(environment.device)).toMatch(/^device under test: .* under \//);
   });
 
   it('the embedded target’s own data directory is local too', async () => {
@@ -61,7 +65,7 @@ describe('device under test, embedded PostgreSQL', () => {
       reason: 'the server 192.0.2.10 is another machine',
     });
     expect(environment.dataDirectory).toBeDefined();
-    expect(env.formatDevice(environment.device)).toBe(
+    expect(formatDevice(environment.device)).toBe(
       'device under test: remote, unknown (the server 192.0.2.10 is another machine)',
     );
   });

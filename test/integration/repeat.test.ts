@@ -11,7 +11,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTpcc } from '../../dist/workloads/tpcc/loader.js';
 import type { RepeatFile } from '../../src/results/repeat-file.js';
-import { repeatSchemaErrors } from '../unit/repeat-schema.js';
+import { repeatSchemaErrors } from '../../dist/results/repeat-schema.js';
 import {
   makeTempDir,
   removeDir,

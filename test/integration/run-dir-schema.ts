@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { readRun } from '../../dist/results/store.js';
-import { schemaErrors } from '../unit/run-schema.js';
+import { schemaErrors } from '../../dist/results/run-schema.js';
 
 /** The run directory a command printed (`run directory: DIR`). */
 export function runDirOf(stdout: string): string {

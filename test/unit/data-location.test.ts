@@ -9,7 +9,7 @@ import {
   serverReach,
   type HostFacts,
 } from '../../src/monitor/data-location.js';
-import { formatDevice } from '../../src/run/environment.js';
+import { formatDevice } from '../../src/report/storage.js';
 
 /** A machine called bench1 with one LAN address; db.lan resolves to it, db.example.com elsewhere. */
 const FACTS: HostFacts = {

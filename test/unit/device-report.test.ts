@@ -5,7 +5,7 @@ import { formatRunSummary, formatTargetsTable } from '../../src/report/run-summa
 import { formatScaling, formatStepsTable } from '../../src/report/scaling.js';
 import { formatStorage } from '../../src/report/storage.js';
 import type { RunRecord } from '../../src/results/store.js';
-import type { AggregateSummary } from '../../src/run/aggregate.js';
+import type { AggregateSummary } from '../../src/results/targets-file.js';
 import type { RunReport } from '../../src/results/run-file.js';
 import { device, HOST, runJson, stepsJson, sweepJson, targetsJson, type FixtureRun } from './run-fixtures.js';
 

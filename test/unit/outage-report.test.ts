@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Outage } from '../../src/engine/outages.js';
 import { formatOutage } from '../../src/report/outage-line.js';
 import { formatRunSummary, formatTargetsTable } from '../../src/report/run-summary.js';
-import type { AggregateSummary } from '../../src/run/aggregate.js';
+import type { AggregateSummary } from '../../src/results/targets-file.js';
 import type { RunReport } from '../../src/results/run-file.js';
 import { runJson } from './run-fixtures.js';
 

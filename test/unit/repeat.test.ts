@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repeatMeasurements } from '../../src/run/repeat.js';
 import { REPEAT_FILE } from '../../src/results/repeat-file.js';
-import { repeatSchemaErrors } from './repeat-schema.js';
+import { repeatSchemaErrors } from '../../src/results/repeat-schema.js';
 import {
   aggregateRepetitions,
   figureValuesOf,

@@ -3,7 +3,7 @@ import { formatRunHeader, formatRunSummary, formatTargetsTable } from '../../src
 import { formatRunList, runListJson } from '../../src/report/run-list.js';
 import { formatScaling } from '../../src/report/scaling.js';
 import type { RunRecord } from '../../src/results/store.js';
-import type { AggregateSummary } from '../../src/run/aggregate.js';
+import type { AggregateSummary } from '../../src/results/targets-file.js';
 import type { RunReport, RunSummary } from '../../src/results/run-file.js';
 import { runJson, type FixtureRun } from './run-fixtures.js';
 

@@ -12,7 +12,7 @@ import {
   targetsJson,
   type FixtureRun,
 } from './run-fixtures.js';
-import { runSchema, schemaErrors } from './run-schema.js';
+import { runSchema, schemaErrors } from '../../src/results/run-schema.js';
 
 /** A deep copy with one field removed, by its path. */
 function without(value: object, ...keys: string[]): Record<string, unknown> {

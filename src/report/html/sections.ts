@@ -3,7 +3,7 @@
  * charts for its kind, tables, the environment and the command line.
  */
 import { deviceTotals, type DeviceRates } from '../device-totals.js';
-import { figureLabel, figuresOf, type HeadlineFigure } from '../figures.js';
+import { figureLabel, figuresOf, type HeadlineFigure } from '../../results/figures.js';
 import { millis, orNa, twoDecimals, whole } from '../numbers.js';
 import { chartedIntervals, comparisonChart, distributionChart, stepsChart, sweepCharts } from './charts.js';
 import type { SteadyStateReport } from '../../metrics/steady-state.js';

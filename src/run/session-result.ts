@@ -1,7 +1,7 @@
 /** What a run session shows when a measurement ends: the outputs (the CLI's printers) format it. */
 import type { RepeatFile } from '../results/repeat-file.js';
 import type { CheckResult } from '../workloads/workload.js';
-import type { AggregateSummary } from './aggregate.js';
+import type { AggregateSummary } from '../results/targets-file.js';
 import type { RunReport } from '../results/run-file.js';
 
 /** One step of `txbench steps`: its user count and figures. */

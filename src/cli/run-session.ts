@@ -4,21 +4,21 @@
  */
 import { ExitCode, UsageError } from '../errors.js';
 import { formatLoadResult, loadProgressPrinter } from '../report/load-progress.js';
-import { drainWarning, formatInterval, formatRunHeader } from '../report/run-summary.js';
-import { formatSteadyState } from '../report/steady-state-line.js';
-import { RunDirectory, writeJson } from '../results/run-dir.js';
+import { drainWarning } from '../report/run-summary.js';
+import { progressOutput } from '../report/progress-output.js';
+import { intervalsOutput, RunDirectory, writeJson } from '../results/run-dir.js';
 import { WorkloadRun, type RunListener, type RunOptions, type RunReport } from '../run/workload-run.js';
 import type { Target, TargetOptions } from '../targets/target.js';
 import { checkResultsDir } from '../results/run-dir.js';
 import { withTargets } from './target.js';
-import { startMetricsServer, type MetricsServer } from '../report/prometheus.js';
+import { metricsOutput, startMetricsServer, type MetricsServer } from '../report/prometheus.js';
 import type { MetricsEndpoint } from './monitor-flags.js';
 import { loadWorkload } from '../workloads/loader.js';
 import { foreignTables, loadCommandHint } from '../workloads/presence.js';
 import { dialectFor } from '../dialects/for-url.js';
 import { loadState } from '../workloads/load-record.js';
 import { refuseWorkers } from '../run/workers.js';
-import { startDashboard, type Dashboard } from '../report/html/dashboard.js';
+import { dashboardOutput, startDashboard, type Dashboard } from '../report/html/dashboard.js';
 import { writeRunDirReport } from '../report/html/report.js';
 import { recordedCommandLine } from './command-line.js';
 
@@ -66,39 +66,24 @@ export async function loadIfEmpty(target: Target, options: RunOptions): Promise<
   console.error(formatLoadResult(result));
 }
 
-/** Progress on stderr; with several targets each line starts with the target's label. */
+/**
+ * One run's outputs: progress on stderr (with several targets each line starts with the
+ * target's label), the run directory's files, and the live dashboard when one is served.
+ */
 export function progressListener(prefix: string, runDir?: RunDirectory): RunListener {
-  const live = process.stderr.isTTY === true && prefix === '';
   if (runDir) {
     dashboard?.setRunDir(runDir.dir);
     runDirsInFlight.add(runDir);
   }
+  const progress = progressOutput(prefix);
   return {
-    onStart: (config) => {
-      console.error(`${prefix}${formatRunHeader(config)}`);
-      // A single run's conditions go into run.json now: a run killed later is still comparable.
-      if (prefix === '') void runDir?.noteRunning({ workload: config.workload, config });
-    },
-    onWarning: (message) => console.error(`${prefix}warning: ${message}`),
-    onSteadyState: (report, phase) => {
-      if (live) process.stderr.write('\n');
-      console.error(
-        `${prefix}${formatSteadyState(report, phase === 'warmup' ? 'warm-up' : 'preconditioning')}`,
-      );
-    },
-    onPhase: (phase) => {
-      if (live) process.stderr.write('\n');
-      if (phase !== 'done') console.error(`${prefix}-- ${phase}`);
-    },
-    onInterval: (interval) => {
-      const row = prefix ? { target: prefix.trim(), ...interval } : interval;
-      void runDir?.appendInterval(row);
-      dashboard?.publish(row);
-      // A sliver of an interval cut off by a phase change says nothing: keep it in the file, not on screen.
-      if (interval.tps === 0 && (interval.phase === 'drain' || interval.seconds < 1)) return;
-      if (live) process.stderr.write(`\r\x1b[2K${formatInterval(interval)}`);
-      else console.error(`${prefix}${formatInterval(interval)}`);
-    },
+    outputs: [
+      progress,
+      ...(runDir ? [intervalsOutput(runDir, prefix)] : []),
+      ...(dashboard ? [dashboardOutput(dashboard, prefix)] : []),
+    ],
+    // A wrapper's own warnings (a shard's clock) go to the same lines.
+    onWarning: (message) => void progress.event({ kind: 'warning', target: prefix.trim(), message }),
   };
 }
 
@@ -213,7 +198,7 @@ export async function withRunSession(
   await checkResultsDir(resultsDir);
   return withDashboard(options.dashboard, () =>
     withMetricsServer(options.metrics, (metricsServer) => {
-      options.metricsServer = metricsServer;
+      if (metricsServer) options.outputs = [...(options.outputs ?? []), metricsOutput(metricsServer)];
       return withTargets(list, { create: true }, async (targets) => {
         for (const t of targets) await loadIfEmpty(t, options);
         return body(targets);

@@ -14,8 +14,11 @@ export interface OutputLimits {
   stopGraceMs: number;
 }
 
-/** An hour of one-second intervals behind: only an output that has stopped handling them. */
-export const DEFAULT_OUTPUT_LIMITS: OutputLimits = { limit: 4096, stopGraceMs: 10_000 };
+/**
+ * Four minutes of one-second intervals behind (40 at the default ten): an output that has stopped
+ * handling them. The bound is on memory too: an interval may hold each type's histogram copy.
+ */
+export const DEFAULT_OUTPUT_LIMITS: OutputLimits = { limit: 256, stopGraceMs: 10_000 };
 
 export interface RunOutputs {
   /** Hands the event to every output still attached; returns at once. */

@@ -8,17 +8,11 @@ import { checkResultsDir, type RunOptions, type SessionOutputs } from '../api.js
 import { formatCheckResults } from '../report/check-table.js';
 import { formatLoadResult, loadProgressPrinter } from '../report/load-progress.js';
 import { formatRepeat } from '../report/repeat-table.js';
-import {
-  drainWarning,
-  formatInterval,
-  formatRunHeader,
-  formatRunSummary,
-  formatTargetsTable,
-} from '../report/run-summary.js';
+import { drainWarning, formatRunSummary, formatTargetsTable } from '../report/run-summary.js';
 import { formatScaling, formatStepsTable } from '../report/scaling.js';
-import { formatSteadyState } from '../report/steady-state-line.js';
-import { startMetricsServer, type MetricsServer } from '../report/prometheus.js';
-import { startDashboard, type Dashboard } from '../report/html/dashboard.js';
+import { metricsOutput, startMetricsServer, type MetricsServer } from '../report/prometheus.js';
+import { dashboardOutput, startDashboard, type Dashboard } from '../report/html/dashboard.js';
+import { progressOutput } from '../report/progress-output.js';
 import { writeRunDirReport } from '../report/html/report.js';
 import type { MetricsEndpoint } from './monitor-flags.js';
 
@@ -34,7 +28,7 @@ export async function withRunOutputs<T>(
   await checkResultsDir(resultsDir);
   return withDashboard(options.dashboard, (dashboard) =>
     withMetricsServer(options.metrics, (metricsServer) => {
-      options.metricsServer = metricsServer;
+      if (metricsServer) options.outputs = [...(options.outputs ?? []), metricsOutput(metricsServer)];
       return body(printedOutputs(dashboard));
     }),
   );
@@ -77,34 +71,21 @@ export function printedOutputs(dashboard: Dashboard | undefined): SessionOutputs
   };
 }
 
-/** Progress on stderr; with several targets each line starts with the target's label. */
+/**
+ * One run's live outputs: progress on stderr (with several targets each line starts with the
+ * target's label), and the live dashboard when one is served.
+ */
 function progressPrinter(
   prefix: string,
   runDir: string | undefined,
   dashboard: Dashboard | undefined,
 ): ReturnType<SessionOutputs['progress']> {
-  const live = process.stderr.isTTY === true && prefix === '';
   if (runDir !== undefined) dashboard?.setRunDir(runDir);
+  const progress = progressOutput(prefix);
   return {
-    onStart: (config) => console.error(`${prefix}${formatRunHeader(config)}`),
-    onWarning: (message) => console.error(`${prefix}warning: ${message}`),
-    onSteadyState: (report, phase) => {
-      if (live) process.stderr.write('\n');
-      console.error(
-        `${prefix}${formatSteadyState(report, phase === 'warmup' ? 'warm-up' : 'preconditioning')}`,
-      );
-    },
-    onPhase: (phase) => {
-      if (live) process.stderr.write('\n');
-      if (phase !== 'done') console.error(`${prefix}-- ${phase}`);
-    },
-    onInterval: (interval) => {
-      dashboard?.publish(prefix ? { target: prefix.trim(), ...interval } : interval);
-      // A sliver of an interval cut off by a phase change says nothing: keep it in the file, not on screen.
-      if (interval.tps === 0 && (interval.phase === 'drain' || interval.seconds < 1)) return;
-      if (live) process.stderr.write(`\r\x1b[2K${formatInterval(interval)}`);
-      else console.error(`${prefix}${formatInterval(interval)}`);
-    },
+    outputs: [progress, ...(dashboard ? [dashboardOutput(dashboard, prefix)] : [])],
+    // A wrapper's own warnings (a shard's clock) go to the same lines.
+    onWarning: (message) => void progress.event({ kind: 'warning', target: prefix.trim(), message }),
   };
 }
 

@@ -26,17 +26,11 @@
 import { createServer, type Server } from 'node:http';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { UsageError } from '../errors.js';
-import type { Histogram } from '../metrics/histogram.js';
 import type { DeviceFigures, HostFigures, MonitorInterval } from '../monitor/types.js';
+import type { Output, RunEvent, TypeInterval } from '../results/run-events.js';
 import { HdrPrometheusHistogram } from './hdr-prometheus-histogram.js';
 
-export interface TypeInterval {
-  /** Transactions that finished ok in the interval. */
-  count: number;
-  errors: number;
-  /** Response times (µs) of the ok ones. */
-  histogram: Histogram;
-}
+export type { TypeInterval };
 
 export interface MetricsServer {
   /** Where the metrics are served, e.g. `http://127.0.0.1:9464/metrics`. */
@@ -249,4 +243,31 @@ function listen(server: Server, host: string, port: number): Promise<number> {
       resolve(typeof address === 'object' && address !== null ? address.port : port);
     });
   });
+}
+
+/**
+ * The endpoint as a run's output: the terminals at the start, each interval's transactions and
+ * what monitoring saw. Several targets' runs share one endpoint; closing it is its owner's job.
+ */
+export function metricsOutput(server: MetricsServer): Output {
+  return {
+    name: 'metrics endpoint',
+    wantsHistograms: true,
+    event: (event: RunEvent) => {
+      if (event.kind === 'start') server.setTerminals(event.target, event.config.terminals);
+      else if (event.kind === 'interval') {
+        const { interval } = event;
+        server.recordInterval(event.target, event.perType ?? {});
+        // Monitored runs carry their figures (an interval whose sampling failed, empty ones).
+        if (interval.devices !== undefined) {
+          server.recordMonitor(event.target, {
+            devices: interval.devices,
+            host: interval.host ?? null,
+            database: interval.database ?? null,
+            missing: interval.missing ?? [],
+          });
+        }
+      }
+    },
+  };
 }

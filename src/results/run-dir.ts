@@ -8,6 +8,7 @@ import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
+import type { Output } from './run-events.js';
 
 /**
  * The version of run.json's shape, documented in schema/run.schema.json; readers refuse newer ones.
@@ -208,4 +209,29 @@ export async function writeJson(file: string, value: unknown): Promise<void> {
     ?.sync()
     .catch(() => undefined)
     .finally(() => dir.close());
+}
+
+/**
+ * A run directory's files as a run's output: the run's conditions into run.json as soon as it
+ * starts (a run killed later is still comparable), and each interval appended to
+ * intervals.ndjson and flushed as it happens (a crash keeps what was measured).
+ *
+ * `prefix` is the run's label in a run of several (`[pg] `), empty for a single run: only a
+ * single run's conditions are run.json's, and the intervals of several carry their run's label.
+ */
+export function intervalsOutput(runDir: RunDirectory, prefix: string): Output {
+  return {
+    name: 'intervals file',
+    event: (event) => {
+      if (event.kind === 'start') {
+        if (prefix === '') void runDir.noteRunning({ workload: event.config.workload, config: event.config });
+      } else if (event.kind === 'interval') {
+        const { interval } = event;
+        // Not awaited: the directory appends in order and flushes each line on its own chain
+        // (unbounded, as no interval may be dropped), and tells a failure at the end
+        // (RunDirectory.intervalsError).
+        void runDir.appendInterval(prefix ? { target: prefix.trim(), ...interval } : interval);
+      }
+    },
+  };
 }

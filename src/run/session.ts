@@ -7,7 +7,7 @@
  * session's own: the caller owns the object.
  */
 import { ExitCode, UsageError } from '../errors.js';
-import { writeJson, type RunDirectory } from '../results/run-dir.js';
+import { intervalsOutput, writeJson, type RunDirectory } from '../results/run-dir.js';
 import { WorkloadRun, type RunListener, type RunOptions } from './workload-run.js';
 import type { RunReport } from '../results/run-file.js';
 import type { Target, TargetOptions } from '../targets/target.js';
@@ -141,18 +141,8 @@ export class RunSession {
     const shown = this.outputs.progress(prefix, runDir?.dir);
     if (!runDir) return shown;
     this.runDirsInFlight.add(runDir);
-    return {
-      ...shown,
-      onStart: (config) => {
-        shown.onStart?.(config);
-        // A single run's conditions go into run.json now: a run killed later is still comparable.
-        if (prefix === '') void runDir.noteRunning({ workload: config.workload, config });
-      },
-      onInterval: (interval) => {
-        void runDir.appendInterval(prefix ? { target: prefix.trim(), ...interval } : interval);
-        shown.onInterval?.(interval);
-      },
-    };
+    // The run directory is an output too: its conditions in run.json at the start, each interval appended.
+    return { ...shown, outputs: [...(shown.outputs ?? []), intervalsOutput(runDir, prefix)] };
   }
 
   /**

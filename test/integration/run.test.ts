@@ -300,6 +300,55 @@ describe('TpccRun: stopping', () => {
   });
 });
 
+describe('TpccRun: outputs', () => {
+  // A slow output never delays the run (issue 31, item 2): its handler waits on a promise the
+  // test holds, far longer than the run's intervals, while another output and the report get
+  // every interval and the summary. Counts, not times.
+  it('an output far slower than the intervals neither holds up the others nor the run', async () => {
+    const { WorkloadRun } = (await import(DIST_RUN)) as typeof RunModule;
+    type Event = Parameters<NonNullable<RunModule.RunOptions['outputs']>[number]['event']>[0];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slowSeen: Event[] = [];
+    const seen: Event[] = [];
+    const run = new WorkloadRun(pg.url, 'test', {
+      workload: await tpcc(),
+      terminals: 4,
+      thinkScale: 0,
+      warmupMs: 0,
+      durationMs: 2_000,
+      rampMs: 0,
+      intervalMs: 200,
+      monitor: false,
+      outputs: [
+        {
+          name: 'slow',
+          event: (e) => {
+            slowSeen.push(e);
+            return held;
+          },
+        },
+        { name: 'counting', event: (e) => void seen.push(e) },
+      ],
+    });
+    const report = await run.run();
+    const intervals = seen.filter((e) => e.kind === 'interval');
+    const measured = intervals.filter((e) => e.kind === 'interval' && e.interval.phase === 'measure');
+    expect(report.status).toBe('completed');
+    expect(report.intervals.length).toBeGreaterThanOrEqual(5);
+    expect(measured.map((e) => (e.kind === 'interval' ? e.interval.atS : -1))).toEqual(
+      report.intervals.map((i) => i.atS),
+    );
+    expect(seen.map((e) => e.kind).slice(0, 2)).toEqual(['start', 'phase']);
+    const last = seen.at(-1)!;
+    expect(last.kind).toBe('summary');
+    expect(last.kind === 'summary' && last.report.summary.transactions).toBe(report.summary.transactions);
+    // Still on its first event when the run was over: everything after waited in its own queue.
+    expect(slowSeen).toHaveLength(1);
+    release();
+  });
+});
+
 describe('txbench run (the CLI)', () => {
   it('writes a complete JSON report, with no password in it, and passes --check', async () => {
     const json = path.join(cwd, 'run.json');

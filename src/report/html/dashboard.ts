@@ -8,6 +8,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
+import type { Output } from '../../results/run-events.js';
 import { loadRunDir } from './load.js';
 import { targetLabel, type IntervalRow, type IntervalTypeRow } from './model.js';
 import { renderReportHtml } from './page.js';
@@ -178,4 +179,19 @@ export function liveInterval(row: IntervalRow): IntervalRow {
     };
   }
   return out;
+}
+
+/**
+ * The dashboard as a run's output: each interval published as it comes. `prefix` is the run's
+ * label in a run of several (`[pg] `, `[4 users] `), empty for a single run.
+ */
+export function dashboardOutput(dashboard: Dashboard, prefix: string): Output {
+  return {
+    name: 'dashboard',
+    event: (event) => {
+      if (event.kind !== 'interval') return;
+      const { interval } = event;
+      dashboard.publish(prefix ? { target: prefix.trim(), ...interval } : interval);
+    },
+  };
 }

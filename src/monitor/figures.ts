@@ -12,8 +12,7 @@ import type {
   SystemSnapshot,
   WatchedDevice,
 } from './types.js';
-
-export const BYTES_PER_MB = 1e6;
+import { BYTES_PER_MB } from '../util/units.js';
 
 /**
  * The kernel prints diskstats' four millisecond fields as 32-bit unsigned numbers (the counts and

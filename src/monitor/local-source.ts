@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseDiskstats } from './diskstats.js';
-import { BYTES_PER_MB } from './figures.js';
+import { BYTES_PER_MB } from '../util/units.js';
 import type { SystemRoots } from './host.js';
 import type { CpuTimes, SystemSnapshot, SystemSource } from './types.js';
 

@@ -7,10 +7,8 @@ import { performance } from 'node:perf_hooks';
 import parsePrometheusTextFormat, { type PrometheusFamily } from 'parse-prometheus-text-format';
 import { UsageError, errorMessage } from '../errors.js';
 import { redactUrl } from '../util/redact.js';
+import { BYTES_PER_MB } from '../util/units.js';
 import type { CpuTimes, DiskCounters, SystemSnapshot, SystemSource } from './types.js';
-
-/** Megabytes of 10^6 bytes, as the local /proc source counts them, so both report alike. */
-const BYTES_PER_MB = 1e6;
 
 /** Long enough for a loaded server across a network, short enough not to stall one-second sampling long. */
 const DEFAULT_TIMEOUT_MS = 2000;

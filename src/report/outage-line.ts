@@ -1,5 +1,6 @@
 /** An outage as the text report and the live progress say it. */
 import type { Outage } from '../engine/outages.js';
+import { bytesToMB } from '../util/units.js';
 
 const n0 = (x: number): string => Math.trunc(x).toLocaleString('en-US');
 
@@ -36,7 +37,7 @@ export function formatOutage(target: string, o: Outage): string {
   );
 }
 
-const mb = (bytes: number): string => `${n0(bytes / 1e6)} MB`;
+const mb = (bytes: number): string => `${n0(bytesToMB(bytes))} MB`;
 
 /** "the data directory's disk is full: 0 MB free of 350 MB (/data)". */
 function diskText(d: NonNullable<Outage['disk']>): string {

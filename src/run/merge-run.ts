@@ -199,7 +199,7 @@ export function mergeShardReports(set: ShardSetCheck, workload: Workload | undef
   };
 }
 
-const TYPE_FIXED = new Set([
+const TYPE_FIXED: ReadonlySet<string> = new Set([
   'name',
   'count',
   'errors',

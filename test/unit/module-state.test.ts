@@ -34,11 +34,8 @@ function moduleState(): string[] {
  * state not listed here, and on a listed entry that is gone (so the list only shrinks).
  */
 const KNOWN: Readonly<Record<string, string>> = {
-  // In files that were being reshaped elsewhere when this test was written (issue 31).
-  'run/merge-run.ts: TYPE_FIXED': 'a constant: type it readonly string[] (file was being edited)',
-  'report/html/client/main.ts: PALETTE': 'a constant: type it readonly string[] (file was being edited)',
-  'report/html/client/main.ts: plots':
-    "the browser page's charts: page scope, not the Node process (file was being edited)",
+  // The report's browser script: its module scope is one page's, not the Node process's.
+  'report/html/client/main.ts: plots': "the page's drawn charts, redrawn on resize",
   // Process-wide by nature, or one per worker thread.
   'run/run-worker.ts: db': "a worker thread's entry module: its module scope is the thread's own",
   'run/run-worker.ts: executor': "a worker thread's entry module: its module scope is the thread's own",

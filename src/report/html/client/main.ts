@@ -17,7 +17,7 @@ import {
 } from '../model.js';
 import { timeSeriesCharts } from '../time-charts.js';
 
-const PALETTE = [
+const PALETTE: readonly string[] = [
   '#1f77b4',
   '#d62728',
   '#2ca02c',

@@ -39,7 +39,14 @@ export interface BenchConfig {
   /** Section 9 (opt-in): a larger load, and the device's own sequential write rate beside it. */
   largeLoad: { warehouses: number; deviceMB: number };
   ceiling: { warehouses: number; terminals: readonly number[]; warmupMs: number; durationMs: number };
-  sysbench: { tables: number; tableSize: number; threads: number; warmupMs: number; durationMs: number };
+  sysbench: {
+    tables: number;
+    tableSize: number;
+    /** Each script runs at each of these thread counts (sysbench --threads, txbench --terminals). */
+    threadCounts: readonly number[];
+    warmupMs: number;
+    durationMs: number;
+  };
 }
 
 export const ENV_KEYS = [
@@ -53,6 +60,7 @@ export const ENV_KEYS = [
   'BENCH_LARGE_WAREHOUSES',
   'BENCH_LARGE_DEVICE_MB',
   'BENCH_SYSBENCH_TABLE_SIZE',
+  'BENCH_SYSBENCH_THREADS',
 ] as const;
 
 function numberList(text: string | undefined, fallback: readonly number[], name: string): number[] {
@@ -115,7 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
       tables: 4,
       tableSize:
         numberList(env.BENCH_SYSBENCH_TABLE_SIZE, [100_000], 'BENCH_SYSBENCH_TABLE_SIZE')[0] ?? 100_000,
-      threads: 4,
+      threadCounts: numberList(env.BENCH_SYSBENCH_THREADS, [1, 4], 'BENCH_SYSBENCH_THREADS'),
       warmupMs: ms(10_000),
       durationMs: ms(60_000),
     },

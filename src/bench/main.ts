@@ -16,7 +16,7 @@ import { LOADER_TARGETS, loaderSection, loaderTable } from './loader.js';
 import { describeMachine, machine } from './machine.js';
 import { startCluster, type PgCluster } from './pg-cluster.js';
 import { PGBENCH_TARGETS, pgbenchSection, pgbenchTable, type PgbenchData } from './pgbench.js';
-import { SYSBENCH_TARGETS, sysbenchSection, sysbenchTable } from './sysbench.js';
+import { sysbenchSection, sysbenchTable, sysbenchTargets } from './sysbench.js';
 import { renderReport, writeReport } from './report.js';
 import { SCHEDULER_TARGETS, schedulerSection, schedulerTable } from './scheduler.js';
 import { log, oneLine, section, type SectionRecord } from './sections.js';
@@ -138,8 +138,8 @@ async function main(): Promise<number> {
       {
         id: 7,
         key: 'sysbench',
-        title: 'sysbench OLTP against sysbench 1.0.20 (same tables, 4 threads)',
-        targets: SYSBENCH_TARGETS,
+        title: `sysbench OLTP against sysbench 1.0.20 (same tables, ${cfg.sysbench.threadCounts.join(' and ')} threads, in turns)`,
+        targets: sysbenchTargets(cfg.sysbench.threadCounts),
       },
       selected.has(7),
       () => sysbenchSection(needCluster(), cfg.sysbench, p(7)),

@@ -32,6 +32,44 @@ export interface Session {
   begin(): Promise<void>;
   commit(): Promise<void>;
   rollback(): Promise<void>;
+  /**
+   * The slot's callback route, where its driver has one (PostgreSQL's wire path): the same
+   * statements without a promise each and without decoding their rows. Absent: the methods above.
+   */
+  readonly callbacks?: CallbackRoute | undefined;
+}
+
+/** A parameter or a result column as the server reads or sends it in text form, or null. */
+export type TextValue = string | null;
+
+/** A statement prepared on one connection of the callback route. */
+export interface PreparedStatement {
+  readonly name: string;
+}
+
+/** One statement's answer on the callback route: its rows as the server's text, and its command tag. */
+export interface TextResult {
+  readonly rows: readonly (readonly TextValue[])[];
+  readonly tag: string;
+}
+
+export type StatementCallback = (err: Error | undefined, result: TextResult) => void;
+
+/**
+ * Statements on one connection answered through one callback each, with nothing built that a
+ * body does not read: the rows stay the server's text, and a body decodes only what it uses.
+ * Statements are prepared once per connection (`prepare` caches them by text).
+ */
+export interface CallbackRoute {
+  /** The statement prepared for `sql` on this connection (prepared now if new). */
+  prepare(sql: string): Promise<PreparedStatement>;
+  /** The statement for `sql` if it is prepared already: taken with no promise. */
+  preparedFor(sql: string): PreparedStatement | undefined;
+  run(statement: PreparedStatement, values: readonly TextValue[], done: StatementCallback): void;
+  /** `run` for a body that reads only how many rows came back: `result.rows` holds that many empty rows. */
+  count(statement: PreparedStatement, values: readonly TextValue[], done: StatementCallback): void;
+  /** SQL without parameters (BEGIN, COMMIT), sent as it is. */
+  runText(sql: string, done: StatementCallback): void;
 }
 
 /**

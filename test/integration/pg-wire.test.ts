@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StatementCallback, TextResult } from '../../dist/dialects/connections.js';
 import { sendCancelRequest } from '../../dist/dialects/postgres/cancel.js';
 import { describeConnectionError } from '../../dist/dialects/postgres/connect.js';
 import { classifyPostgresError } from '../../dist/dialects/postgres/errors.js';
@@ -27,6 +28,11 @@ function targetOf(url: string): WireTarget {
 
 async function openSlot(url: string): Promise<WireSlot> {
   return new WireSlot(await WireConnection.open(targetOf(url), 10_000));
+}
+
+/** A callback-route call as a promise. */
+function callOn(call: (done: StatementCallback) => void): Promise<TextResult> {
+  return new Promise((resolve, reject) => call((err, result) => (err ? reject(err) : resolve(result))));
 }
 
 const MIXED = `select $1::int as i, $2::text as t, $3::int[] as a, $4::numeric as n,
@@ -77,6 +83,42 @@ describe('the wire path on the embedded server (SCRAM-SHA-256)', () => {
         [MIXED],
       );
       expect(count!.n).toBe(1);
+    } finally {
+      await slot.conn.end();
+    }
+  });
+
+  it('runs statements on its callback route: rows as the server sent them, or only counted; BEGIN and COMMIT as they are', async () => {
+    const slot = await openSlot(server.url);
+    try {
+      const route = slot.callbacks;
+      const text = 'select g, repeat(chr(64 + g), g) as s from generate_series(1, $1::int) g';
+      const statement = await route.prepare(text);
+      expect(route.preparedFor(text)).toBe(statement);
+      const read = await callOn((done) => route.run(statement, ['3'], done));
+      expect(read).toEqual({
+        rows: [
+          ['1', 'A'],
+          ['2', 'BB'],
+          ['3', 'CCC'],
+        ],
+        tag: 'SELECT 3',
+      });
+      const counted = await callOn((done) => route.count(statement, ['250'], done));
+      expect(counted.tag).toBe('SELECT 250');
+      expect(counted.rows).toHaveLength(250);
+      expect(counted.rows.every((row) => row.length === 0)).toBe(true);
+      await callOn((done) => route.runText('begin', done));
+      expect(slot.conn.transactionStatus).toBe('T');
+      const err = await callOn((done) => route.count(statement, ['x'], done)).catch((e: unknown) => e);
+      expect((err as { code?: string }).code).toBe('22P02');
+      await callOn((done) => route.runText('rollback', done));
+      expect(slot.conn.transactionStatus).toBe('I');
+      // A read after a count decodes its rows again.
+      expect((await callOn((done) => route.run(statement, ['2'], done))).rows).toEqual([
+        ['1', 'A'],
+        ['2', 'BB'],
+      ]);
     } finally {
       await slot.conn.end();
     }
@@ -334,6 +376,13 @@ describe('the wire path on PostgreSQL 15 (MD5, password, trust; bytes a few at a
         { sql: 'commit' },
       ]);
       expect(pipeline.slice(1, 3)).toEqual([[{ a: 1 }], [{ b: 'two' }]]);
+      // Rows only counted, while the server's bytes still come in pieces; then rows read again.
+      const route = trickled.callbacks;
+      const statement = await route.prepare(rows);
+      const counted = await callOn((done) => route.count(statement, ['300'], done));
+      expect(counted.rows).toHaveLength(300);
+      expect(counted.tag).toBe('SELECT 300');
+      expect(await trickled.query(rows, [300])).toEqual(await direct.query(rows, [300]));
     } finally {
       await direct.conn.end();
       await trickled.conn.end();

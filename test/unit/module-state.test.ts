@@ -64,6 +64,8 @@ const KNOWN: Readonly<Record<string, string>> = {
   'dialects/postgres/wire/bind.ts: at': 'the scratch buffer below: an object per session would cost a copy',
   'dialects/postgres/wire/bind.ts: scratch': 'as above',
   'dialects/postgres/wire/bind.ts: unnamedCalls': 'a memo of encoded Parse messages by SQL text',
+  'dialects/postgres/wire/bind.ts: simpleQueries':
+    'a memo of encoded Query messages by SQL text (bounded as above)',
 };
 
 describe('module-level mutable state', () => {

@@ -3,8 +3,14 @@
  * statements each oltp_* script issues per transaction, recorded from the event itself.
  */
 import { describe, expect, it } from 'vitest';
-import type { Session } from '../../src/dialects/connections.js';
+import type {
+  CallbackRoute,
+  PreparedStatement,
+  Session,
+  StatementCallback,
+} from '../../src/dialects/connections.js';
 import { Rng } from '../../src/random/rng.js';
+import { callbackEvents, stepsOf } from '../../src/workloads/sysbench/callback-event.js';
 import { runEvent } from '../../src/workloads/sysbench/event.js';
 import {
   C_TEMPLATE,
@@ -176,5 +182,106 @@ describe('sysbench scripts: statements per transaction', () => {
     expect(await issued('oltp_read_write', options)).toHaveLength(12);
     // oltp_point_select always issues one point select, whatever --point-selects says.
     expect(countsOf(planOf('oltp_point_select', options))).toEqual({ reads: 1, writes: 0, other: 0 });
+  });
+});
+
+/**
+ * A session and a callback route that record each statement with its parameters: the callback
+ * route must issue what the Session path issues, drawing the same random values in the same order.
+ */
+function paramRecorder(): { session: Session; route: CallbackRoute; log: string[] } {
+  const log: string[] = [];
+  const note = (sql: string, params: readonly unknown[] = []): void =>
+    void log.push(`${sql} ${JSON.stringify(params.map(String))}`);
+  const session: Session = {
+    dialect: 'postgres',
+    param: (i) => `$${i}`,
+    query: async (sql, params) => (note(sql, params), []),
+    execute: async (sql, params) => (note(sql, params), 1),
+    begin: async () => note('BEGIN'),
+    commit: async () => note('COMMIT'),
+    rollback: async () => note('ROLLBACK'),
+  };
+  const prepared = new Map<string, PreparedStatement>();
+  const answer = (done: StatementCallback): void =>
+    void queueMicrotask(() => done(undefined, { rows: [], tag: '' }));
+  const route: CallbackRoute = {
+    prepare: async (sql) => {
+      const p = { name: sql };
+      prepared.set(sql, p);
+      return p;
+    },
+    preparedFor: (sql) => prepared.get(sql),
+    run: (statement, values, done) => (note(statement.name, values), answer(done)),
+    count: (statement, values, done) => (note(statement.name, values), answer(done)),
+    runText: (sql, done) => (note(sql.toUpperCase()), answer(done)),
+  };
+  return { session, route, log };
+}
+
+describe('sysbench on a callback route', () => {
+  const setupOf = (script: ScriptName, options: CountOptions, randType: (typeof RAND_TYPES)[number]) => {
+    const plan = planOf(script, options);
+    return {
+      plan,
+      tables: [1, 2, 3].map((t) => tableStatements(t, (i) => `$${i}`)),
+      tableSize: 1000,
+      rangeSize: 100,
+      rand: randFunction(randType),
+      steps: stepsOf(plan),
+      perEvent: countsOf(plan),
+    };
+  };
+  const cases: [ScriptName, CountOptions][] = [
+    ...SCRIPTS.map((s): [ScriptName, CountOptions] => [s, DEFAULTS]),
+    [
+      'oltp_read_write',
+      { ...DEFAULTS, pointSelects: 3, deleteInserts: 2, nonIndexUpdates: 2, skipTrx: true },
+    ],
+  ];
+  for (const [script, options] of cases) {
+    it(`${script} ${options === DEFAULTS ? '' : '(other counts) '}issues the Session path's statements and values, event after event`, async () => {
+      for (const randType of ['uniform', 'special'] as const) {
+        const setup = setupOf(script, options, randType);
+        const viaSession = paramRecorder();
+        const viaRoute = paramRecorder();
+        const rngA = new Rng(11);
+        const rngB = new Rng(11);
+        const counters = { reads: 0, writes: 0, other: 0 };
+        const runner = callbackEvents(setup)(viaRoute.route);
+        for (let event = 0; event < 3; event++) {
+          await runEvent(viaSession.session, rngA, setup);
+          await new Promise<void>((resolve, reject) =>
+            runner.start(rngB, counters, (err) => (err === undefined ? resolve() : reject(err))),
+          );
+        }
+        expect(viaRoute.log).toEqual(viaSession.log);
+        expect(viaRoute.log.length).toBeGreaterThan(0);
+        const n = countsOf(setup.plan);
+        expect(counters).toEqual({ reads: 3 * n.reads, writes: 3 * n.writes, other: 3 * n.other });
+        // Both streams are where they would be after the same draws.
+        expect(rngB.float()).toBe(rngA.float());
+      }
+    });
+  }
+
+  it('stops at a failed statement and hands its error on, adding nothing to the tallies', async () => {
+    const setup = setupOf('oltp_read_write', DEFAULTS, 'uniform');
+    const { route, log } = paramRecorder();
+    let calls = 0;
+    const failing: CallbackRoute = {
+      ...route,
+      run: (statement, values, done) => {
+        if (++calls === 3) return void queueMicrotask(() => done(new Error('boom'), { rows: [], tag: '' }));
+        route.run(statement, values, done);
+      },
+    };
+    const counters = { reads: 0, writes: 0, other: 0 };
+    const err = await new Promise<unknown>((resolve) =>
+      callbackEvents(setup)(failing).start(new Rng(1), counters, resolve),
+    );
+    expect((err as Error).message).toBe('boom');
+    expect(log).toHaveLength(3); // BEGIN and two point selects; the third failed
+    expect(counters).toEqual({ reads: 0, writes: 0, other: 0 });
   });
 });

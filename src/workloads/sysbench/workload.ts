@@ -10,6 +10,8 @@ import { UsageError } from '../../errors.js';
 import { deriveSeed, Rng } from '../../random/rng.js';
 import type { TableSpec } from '../schema.js';
 import { defineWorkload, type HeadlineFigure, type Measurement } from '../workload.js';
+import type { CallbackRoute, Session } from '../../dialects/connections.js';
+import { callbackEvents, stepsOf } from './callback-event.js';
 import { runEvent, type EventSetup } from './event.js';
 import { C_TEMPLATE, PAD_TEMPLATE, RAND_TYPES, randFunction, randString, type RandType } from './rand.js';
 import { SCRIPTS, countsOf, planOf, tableStatements, type ScriptName } from './scripts.js';
@@ -255,13 +257,34 @@ export const workload = defineWorkload<SysbenchOptions, SysbenchRecord, null, Co
           rangeSize,
           rand: randFunction(randType),
         };
+        if (s0.callbacks === undefined) {
+          return {
+            connections,
+            async run(_type, tx) {
+              await runEvent(tx.session, tx.rng, setup);
+              tx.counters.reads += perEvent.reads;
+              tx.counters.writes += perEvent.writes;
+              tx.counters.other += perEvent.other;
+            },
+          };
+        }
+        // The connection's callback route: the executor's fast path for first attempts, and the
+        // same runner behind a promise for retries.
+        const runnerOf = callbackEvents({ ...setup, steps: stepsOf(plan), perEvent });
+        const routeOf = (session: Session): CallbackRoute => {
+          if (session.callbacks === undefined) throw new Error('a slot without the callback route');
+          return session.callbacks;
+        };
         return {
           connections,
-          async run(_type, tx) {
-            await runEvent(tx.session, tx.rng, setup);
-            tx.counters.reads += perEvent.reads;
-            tx.counters.writes += perEvent.writes;
-            tx.counters.other += perEvent.other;
+          run: (_type, tx) =>
+            new Promise<void>((resolve, reject) =>
+              runnerOf(routeOf(tx.session)).start(tx.rng, tx.counters, (err) =>
+                err === undefined ? resolve() : reject(err),
+              ),
+            ),
+          runWithCallback(_type, tx, done) {
+            runnerOf(routeOf(tx.session)).start(tx.rng, tx.counters, done);
           },
         };
       },

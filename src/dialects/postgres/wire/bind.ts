@@ -132,3 +132,23 @@ export function pipelineMessage(calls: readonly Call[]): Buffer {
   putBytes(SYNC);
   return take();
 }
+
+/** A simple Query of SQL without parameters, its bytes serialized once per text (as `unnamedCall`). */
+const simpleQueries = new Map<string, Buffer>();
+
+export function simpleQueryMessage(text: string): Buffer {
+  let bytes = simpleQueries.get(text);
+  if (bytes === undefined) {
+    bytes = serialize.query(text);
+    if (simpleQueries.size < UNNAMED_CALLS_KEPT) simpleQueries.set(text, bytes);
+  }
+  return bytes;
+}
+
+/** The 5-byte header of a CopyData message of `length` bytes (written beside the data). */
+export function copyDataHeader(length: number): Buffer {
+  const header = Buffer.allocUnsafe(5);
+  header[0] = 0x64; // 'd'
+  header.writeInt32BE(length + 4, 1);
+  return header;
+}

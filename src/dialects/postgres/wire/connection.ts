@@ -14,9 +14,9 @@ import { createHash } from 'node:crypto';
 import net from 'node:net';
 import { serialize } from 'pg-protocol';
 import type { BackendMessage, DataRowMessage, RowDescriptionMessage } from 'pg-protocol/dist/messages.js';
-import { Parser } from 'pg-protocol/dist/parser.js';
 import type { BackendKey } from '../cancel.js';
-import { bindExecuteSync, pipelineMessage } from './bind.js';
+import { bindExecuteSync, copyDataHeader, pipelineMessage, simpleQueryMessage } from './bind.js';
+import { endsOnMessageBoundary, rowCountingParser } from './row-counting-parser.js';
 import { SCRAM_MECHANISM, scramClient, type ScramClient } from './scram.js';
 import type { WireTarget } from './target.js';
 
@@ -71,6 +71,8 @@ interface Pending {
   error: Error | undefined;
   columns: { name: string; typeId: number }[] | undefined;
   done: (err: Error | undefined, call: Pending) => void;
+  /** Its rows are counted, not read: each arrives as an empty row (`count`). */
+  countOnly: boolean;
   /** For `copyIn`: starts sending the rows once the server is ready for them. */
   copy?: (() => void) | undefined;
 }
@@ -81,8 +83,8 @@ const SYNC = serialize.sync();
 const COPY_DONE = serialize.copyDone();
 
 export class WireConnection {
-  private readonly parser = new Parser();
   private readonly pending: Pending[] = [];
+  private readonly parser = rowCountingParser(() => this.pending[0]?.countOnly === true);
   /** What the bytes read go to: the startup's handler until the server is ready, then the calls'. */
   private onBytes: (chunk: Buffer) => void = () => undefined;
   private lostError: WireConnectionError | undefined;
@@ -349,8 +351,21 @@ export class WireConnection {
   }
 
   /** Runs a prepared statement with text parameters; `done` gets its rows or the server's error. */
-  execute(statement: Prepared, values: readonly WireValue[], done: WireCallback): void {
+  execute(statement: Pick<Prepared, 'name'>, values: readonly WireValue[], done: WireCallback): void {
     this.send(bindExecuteSync(statement.name, values), (err, call) => done(err, lastResult(call)));
+  }
+
+  /**
+   * `execute` for a caller that reads only how many rows came back: `result.rows` holds that many
+   * empty rows, and nothing of their values is turned into strings.
+   */
+  count(statement: Pick<Prepared, 'name'>, values: readonly WireValue[], done: WireCallback): void {
+    this.send(bindExecuteSync(statement.name, values), (err, call) => done(err, lastResult(call)), true);
+  }
+
+  /** `simple` on a callback: SQL without parameters (BEGIN, COMMIT), its bytes made once per text. */
+  query(text: string, done: WireCallback): void {
+    this.send(simpleQueryMessage(text), (err, call) => done(err, lastResult(call)));
   }
 
   /**
@@ -424,13 +439,14 @@ export class WireConnection {
     );
   }
 
-  private send(message: Buffer, done: Pending['done']): Pending {
+  private send(message: Buffer, done: Pending['done'], countOnly = false): Pending {
     const call: Pending = {
       rows: [],
       results: [],
       error: undefined,
       columns: undefined,
       done,
+      countOnly,
       copy: undefined,
     };
     if (this.lostError !== undefined) {
@@ -472,20 +488,6 @@ export class WireConnection {
       this.socket.end(serialize.end());
     });
   }
-}
-
-/** Whether `chunk` holds whole messages only (it starts on a message, as it does when called). */
-function endsOnMessageBoundary(chunk: Buffer): boolean {
-  let at = 0;
-  while (at + 5 <= chunk.length) at += 1 + chunk.readUInt32BE(at + 1);
-  return at === chunk.length;
-}
-
-function copyDataHeader(length: number): Buffer {
-  const header = Buffer.allocUnsafe(5);
-  header[0] = 0x64; // 'd'
-  header.writeInt32BE(length + 4, 1);
-  return header;
 }
 
 /** A single call's result: its (last) statement's rows and tag. */

@@ -5,11 +5,20 @@
  * int4, oid, float4 and float8; booleans; dates; JSON; arrays of these and of text), so a body
  * reads the same values on either path; int8 and numeric stay strings (money stays exact).
  */
-import type { Row, Session } from '../../connections.js';
+import type {
+  CallbackRoute,
+  PreparedStatement,
+  Row,
+  Session,
+  StatementCallback,
+  TextValue,
+} from '../../connections.js';
 import type { Prepared, WireConnection, WireResult, WireValue } from './connection.js';
 
-export class WireSlot implements Session {
+export class WireSlot implements Session, CallbackRoute {
   readonly dialect = 'postgres';
+  /** The callback route is the slot itself: its statements and its connection's callbacks. */
+  readonly callbacks: CallbackRoute = this;
   /** The statements given at open, prepared in that order. */
   prepared: Prepared[] = [];
   private readonly cache = new Map<string, Promise<Prepared>>();
@@ -59,6 +68,22 @@ export class WireSlot implements Session {
   /** The statement for `text` if it is already prepared on this connection. */
   preparedFor(text: string): Prepared | undefined {
     return this.ready.get(text);
+  }
+
+  prepare(text: string): Promise<Prepared> {
+    return this.statement(text);
+  }
+
+  run(statement: PreparedStatement, values: readonly TextValue[], done: StatementCallback): void {
+    this.conn.execute(statement, values, done);
+  }
+
+  count(statement: PreparedStatement, values: readonly TextValue[], done: StatementCallback): void {
+    this.conn.count(statement, values, done);
+  }
+
+  runText(text: string, done: StatementCallback): void {
+    this.conn.query(text, done);
   }
 }
 

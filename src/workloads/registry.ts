@@ -80,7 +80,7 @@ async function loadFile(ref: string, file: string): Promise<Workload> {
   const problem = notAWorkload(candidate);
   if (problem !== undefined) {
     throw new UsageError(
-      `workload file ${ref} ${problem}; export one with \`export default defineWorkload({...})\` (see the README)`,
+      `workload file ${ref} ${problem}; export one with \`export default defineWorkload({...})\` (see docs/workloads.md)`,
     );
   }
   return candidate as Workload;

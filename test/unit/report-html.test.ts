@@ -187,6 +187,14 @@ describe('HTML report cards', () => {
       value: '8,903',
     });
     expect(value(summaryCards(summary, { thinkScale: 1 }, transactions), 'tpmC')?.label).toBe('tpmC');
+    // A `targets` run's sum: its targets' pacing when they agree, 'not recorded' when they differ.
+    const targets = (...scales: number[]) => ({ targets: scales.map((thinkScale) => ({ thinkScale })) });
+    expect(value(summaryCards(summary, targets(0.25, 0.25), transactions), 'tpmC')?.label).toBe(
+      'New-Orders/min (paced ×0.25)',
+    );
+    expect(value(summaryCards(summary, targets(0.25, 1), transactions), 'tpmC')?.label).toBe(
+      'New-Orders/min (pacing not recorded)',
+    );
     expect(value(summaryCards(summary, { thinkScale: 0.25 }, transactions), 'tpmC')?.label).toBe(
       'New-Orders/min (paced ×0.25)',
     );

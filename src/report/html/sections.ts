@@ -53,6 +53,24 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 const list = (v: unknown): Json[] =>
   Array.isArray(v) ? v.map(obj).filter((x): x is Json => x !== undefined) : [];
 
+/**
+ * What a run's New-Order rate may be called depends on its pacing and mix; a `targets` run records
+ * them per target (config.targets), and its sum is paced as its targets are when they all agree.
+ */
+function rateConditions(config: Json | undefined): {
+  thinkScale: number | undefined;
+  nonstandardMix: boolean;
+} {
+  const own = { thinkScale: num(config?.thinkScale), nonstandardMix: config?.nonstandardMix === true };
+  const each = list(config?.targets).map(rateConditions);
+  if (own.thinkScale !== undefined || each.length === 0) return own;
+  const first = each[0]!;
+  const agree = each.every(
+    (c) => c.thinkScale === first.thinkScale && c.nonstandardMix === first.nonstandardMix,
+  );
+  return agree ? first : own;
+}
+
 /** The summary cards of one summary (run.json `summary` and its per-type `transactions`). */
 export function summaryCards(
   summary: Json,
@@ -64,10 +82,7 @@ export function summaryCards(
   const rollbacks = Object.values(transactions ?? {})
     .map((t) => num(obj(t)?.rollbacks))
     .filter((x): x is number => x !== undefined);
-  const conditions = {
-    thinkScale: num(config?.thinkScale),
-    nonstandardMix: config?.nonstandardMix === true,
-  };
+  const conditions = rateConditions(config);
   // The workload's own headline figures (TPC-C: the New-Order rate and NOPM; sysbench: QPS and
   // its reads, writes and other), each called what it may be called under the run's conditions.
   const figures = figuresOf({

@@ -50,10 +50,12 @@ describe('noise and verdicts from real runs', () => {
       const context = JSON.stringify({ ...r, stdout: r.stdout.slice(-3000) });
       expect(r.code, context).toBe(0);
       expect(r.stdout, context).toMatch(/TPS [\d,.]+ ± [\d,.]+/);
-      expect(r.stdout, context).toMatch(/response ms: avg [\d.]+ ± [\d.]+ .* p99 [\d.]+ ± [\d.]+/);
+      expect(r.stdout, context).toMatch(/response ms: avg [\d.]+ ± [\d.]+ /);
       await expectValidRunDir(runDirOf(r.stdout), 'run');
     }
-    // The paced run's rarer types may complete in too few intervals for one; the unpaced run's do not.
+    // The paced run may finish too few transactions for a p99 in enough intervals (9 in one CI run),
+    // and its rarer types too few for any interval; the unpaced run's do not.
+    expect(unpaced.stdout).toMatch(/response ms: avg [\d.]+ ± [\d.]+ .* p99 [\d.]+ ± [\d.]+/);
     expect(unpaced.stdout).toMatch(/^ {2}New-Order .* ± .* ± /m);
   });
 

@@ -7,6 +7,19 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 
 export const CONFIG_SCHEMA_FILE = new URL('../../schema/txbench-config.schema.json', import.meta.url);
 
+/** An ajv set up for the config schema (and schemas built from it): every error, its own keyword. */
+export function configSchemaAjv(): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    strictTypes: false,
+    allowUnionTypes: true,
+  });
+  ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' });
+  return ajv;
+}
+
 let compiled: { validate: ValidateFunction; sections: Set<string> } | undefined;
 
 function schema(): { validate: ValidateFunction; sections: Set<string> } {
@@ -14,14 +27,7 @@ function schema(): { validate: ValidateFunction; sections: Set<string> } {
     const json = JSON.parse(readFileSync(CONFIG_SCHEMA_FILE, 'utf8')) as {
       properties: Record<string, { type?: string; title?: string }>;
     };
-    const ajv = new Ajv({
-      allErrors: true,
-      verbose: true,
-      strict: true,
-      strictTypes: false,
-      allowUnionTypes: true,
-    });
-    ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' });
+    const ajv = configSchemaAjv();
     const sections = Object.entries(json.properties)
       .filter(([, s]) => s.type === 'object' && s.title?.startsWith('txbench '))
       .map(([k]) => k);

@@ -5,7 +5,8 @@
  * `targets` as a config file's. Every problem is one line, in the words of the flag's own check.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { configSchemaAjv } from '../config/config-schema-check.js';
 import { CONFIG_SCHEMA_FILE } from '../config/config-file.js';
 import { PLAN_COMMANDS } from './plan-types.js';
 
@@ -87,14 +88,7 @@ export type SchemaCheck = (data: unknown) => { where: string; what: string }[];
 /** A checker compiled from the shipped config schema. */
 export function planSchemaCheck(): SchemaCheck {
   const config = JSON.parse(readFileSync(CONFIG_SCHEMA_FILE, 'utf8')) as Json;
-  const ajv = new Ajv({
-    allErrors: true,
-    verbose: true,
-    strict: true,
-    strictTypes: false,
-    allowUnionTypes: true,
-  });
-  ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' });
+  const ajv = configSchemaAjv();
   const validate: ValidateFunction = ajv.compile(buildPlanSchema(config));
   return (data) => {
     if (validate(data)) return [];

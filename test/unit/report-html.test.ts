@@ -9,6 +9,7 @@ import {
   deviceCharts,
   distributionChart,
   DISTRIBUTION_PERCENTILES,
+  hasInterval,
   phaseBands,
   responseCharts,
   stepsChart,
@@ -19,6 +20,7 @@ import { loadRunDir, type IntervalRow, type LoadedRun } from '../../src/report/h
 import { reportInput } from '../../src/report/html/report.js';
 import { percentileToX, xToPercentile } from '../../src/report/html/model.js';
 import { summaryCards } from '../../src/report/html/sections.js';
+import { bandLabelLines } from '../../src/report/html/client/band-labels.js';
 
 const row = (atS: number, phase: string, tps: number, extra: Partial<IntervalRow> = {}): IntervalRow => ({
   atS,
@@ -319,5 +321,54 @@ describe('charts over time of a section (what the live page redraws)', () => {
     });
     expect(run.head.map((c) => c.id)).toEqual(['r-tps', 'r-response-newOrder']);
     expect(run.monitor).toEqual([]);
+  });
+});
+
+describe('a run with a precondition (two engine runs, each counting from its own start)', () => {
+  const names = { newOrder: 'New-Order' };
+  // Preconditioning 10 s, then warm-up 5 s and a window of 10 s, as intervals.ndjson has them.
+  const rounds = (target?: string): IntervalRow[] =>
+    [
+      row(5, 'precondition', 10),
+      row(10, 'precondition', 11),
+      { ...row(10.01, 'drain', 0), seconds: 0.01 },
+      row(5, 'warmup', 12),
+      row(10, 'measure', 13),
+      row(15, 'measure', 14),
+    ].map((r) => (target === undefined ? r : { ...r, target }));
+
+  it('several targets: one sum line from start to end, and the warm-up shaded after the preconditioning', () => {
+    const rows = [...rounds('a'), ...rounds('b')];
+    const { head } = timeSeriesCharts('r', { kind: 'targets', names, labels: ['a', 'b'], rows });
+    const chart = head[0]!;
+    // The second engine run starts where the first's last interval (its drain) ended.
+    expect(chart.x.values).toEqual([5, 10, 15.01, 20.01, 25.01]);
+    expect(chart.series.find((s) => s.label === 'sum')!.values).toEqual([20, 22, 24, 26, 28]);
+    expect(chart.bands).toEqual([
+      { from: 0, to: 10, label: 'preconditioning' },
+      { from: 10.01, to: 15.01, label: 'warm-up' },
+    ]);
+  });
+
+  it('a single run: its throughput over one clock', () => {
+    const { head } = timeSeriesCharts('r', { kind: 'run', names, labels: [], rows: rounds() });
+    expect(head[0]!.x.values).toEqual([5, 10, 15.01, 20.01, 25.01]);
+    expect(head[0]!.bands!.map((b) => [b.from, b.to])).toEqual([
+      [0, 10],
+      [10.01, 15.01],
+    ]);
+  });
+
+  it('the live page takes the second engine run as new, and an interval sent again as one it has', () => {
+    const page = rounds().slice(0, 3);
+    expect(hasInterval(page, row(5, 'warmup', 12))).toBe(false);
+    expect(hasInterval(page, row(10, 'precondition', 11))).toBe(true);
+  });
+});
+
+describe('the shaded phases’ names', () => {
+  it('go down a line where the one before would overlap, and back up where there is room', () => {
+    const lineOf = bandLabelLines();
+    expect([lineOf(0, 100), lineOf(40, 60), lineOf(120, 50), lineOf(130, 10)]).toEqual([0, 1, 0, 1]);
   });
 });

@@ -202,7 +202,8 @@ export function runSection(loaded: LoadedRun): RunSection {
     kind: isTimeSeriesKind(kind) ? kind : 'run',
     names,
     labels,
-    rows: run.intervals,
+    // As written: the live page tells the intervals it is sent again from new ones by these.
+    rows: loaded.intervals,
   };
   const time = timeSeriesCharts(anchor, timeSeries);
   if (kind === 'run') addNoiseLevels(time.head, anchor, obj(summary?.ci95), run.intervals);

@@ -14,7 +14,37 @@ import type { ChartSeries, ChartSpec, IntervalDevice, IntervalRow, TimeSeriesSou
  */
 export function chartedIntervals<T extends IntervalRow>(rows: readonly T[]): T[] {
   const longest = Math.max(0, ...rows.map((r) => r.seconds));
-  return rows.filter((r) => !(r.phase === 'drain' && r.seconds < 1) && r.seconds >= longest / 10);
+  return oneClock(rows).filter((r) => !(r.phase === 'drain' && r.seconds < 1) && r.seconds >= longest / 10);
+}
+
+/**
+ * Each target's intervals on one clock. A run with a precondition runs its engine twice (the
+ * preconditioning, then warm-up and window), and each engine counts its intervals' `atS` from its
+ * own start: drawn as written, the second line would run back over the first (a sum drawn twice)
+ * and the warm-up band would lie on the preconditioning's. A target's interval that ends before
+ * the one written before it starts a new engine run, which is drawn from where the last one ended.
+ * Rows already on one clock come back as they are.
+ */
+export function oneClock<T extends IntervalRow>(rows: readonly T[]): T[] {
+  const clocks = new Map<string | undefined, { offset: number; lastAtS: number }>();
+  return rows.map((row) => {
+    const clock = clocks.get(row.target) ?? { offset: 0, lastAtS: 0 };
+    clocks.set(row.target, clock);
+    if (row.atS < clock.lastAtS) clock.offset += clock.lastAtS;
+    clock.lastAtS = row.atS;
+    return clock.offset === 0 ? row : { ...row, atS: Number((row.atS + clock.offset).toFixed(3)) };
+  });
+}
+
+/**
+ * Whether the live page has this interval already: a page drawn from the files is sent the last
+ * few intervals again when it connects. (By identity, not by time: a run's second engine run
+ * starts its clock again.)
+ */
+export function hasInterval(rows: readonly IntervalRow[], row: IntervalRow): boolean {
+  return rows.some(
+    (r) => r.target === row.target && r.phase === row.phase && r.atS === row.atS && r.seconds === row.seconds,
+  );
 }
 
 /** Adjacent intervals of the given phases, as shaded ranges [start, end] in seconds. */
@@ -23,7 +53,7 @@ export function phaseBands(rows: readonly IntervalRow[], phases: Record<string, 
   for (const row of rows) {
     const label = phases[row.phase];
     if (label === undefined) continue;
-    const from = row.atS - row.seconds;
+    const from = Number((row.atS - row.seconds).toFixed(3));
     const last = bands[bands.length - 1];
     // atS and seconds are each rounded to the millisecond in the files: edges may differ by 1 ms.
     if (last !== undefined && last.label === label && Math.abs(last.to - from) < 0.0015) last.to = row.atS;

@@ -15,7 +15,8 @@ import {
   type LiveSection,
   type PageData,
 } from '../model.js';
-import { timeSeriesCharts } from '../time-charts.js';
+import { hasInterval, timeSeriesCharts } from '../time-charts.js';
+import { bandLabelLines } from './band-labels.js';
 
 const PALETTE: readonly string[] = [
   '#1f77b4',
@@ -152,6 +153,7 @@ function options(current: { spec: ChartSpec }, width: number): uPlot.Options {
 /** Warm-up and preconditioning shaded behind the lines, named at the top. */
 function drawBands(u: uPlot, spec: ChartSpec): void {
   const ctx = u.ctx;
+  const lineOf = bandLabelLines();
   for (const band of spec.bands ?? []) {
     // Clipped to the plot: a warm-up that began before the first point must not cover the axis.
     const left = Math.max(u.bbox.left, u.valToPos(band.from, 'x', true));
@@ -165,7 +167,8 @@ function drawBands(u: uPlot, spec: ChartSpec): void {
     // uPlot leaves its axes' alignment on the context: a redraw would otherwise right-align this.
     ctx.textAlign = 'left';
     ctx.textBaseline = 'alphabetic';
-    ctx.fillText(band.label, left + 4 * devicePixelRatio, u.bbox.top + 14 * devicePixelRatio);
+    const line = lineOf(left, ctx.measureText(band.label).width + 8 * devicePixelRatio);
+    ctx.fillText(band.label, left + 4 * devicePixelRatio, u.bbox.top + (14 + 14 * line) * devicePixelRatio);
     ctx.restore();
   }
 }
@@ -337,8 +340,7 @@ function listen(eventsPath: string, sections: readonly LiveSection[]): void {
     const section = sections[0];
     if (section === undefined) return;
     // An interval the page was drawn with already (written to the file before the page loaded).
-    const last = section.rows.findLast((r) => r.target === row.target);
-    if (last !== undefined && last.atS >= row.atS) return;
+    if (hasInterval(section.rows, row)) return;
     section.rows.push(row);
     redraw(section);
   });

@@ -149,7 +149,10 @@ export function usableCapacityGB(e: CostEntry): number {
 
 export interface CostTable {
   rows: CostRow[];
-  /** Rows without a cost entry and cost entries without a row, one line each. */
+  /**
+   * Rows without a cost entry, one line each; and, when there are any, the cost entries without a
+   * row (one of them may be the missing label mistyped).
+   */
   notes: string[];
 }
 
@@ -166,9 +169,13 @@ export function costRows(rows: readonly CompareRow[], costs: ReadonlyMap<string,
     if (absent.length > 0 || entries.length === 0) continue;
     out.push(costRow(row, entries as CostEntry[]));
   }
+  // One costs file may price every drive a reviewer has (the example plans share one): an entry
+  // that matches none of these runs is worth a note only beside a run without its entry, where
+  // it may be that run's label mistyped.
+  const unused = missing.size === 0 ? [] : [...costs.keys()].filter((l) => !used.has(l));
   const notes = [
     ...[...missing].map(([label, runs]) => `no cost entry for "${label}" (run ${[...runs].join(', ')})`),
-    ...[...costs.keys()].filter((l) => !used.has(l)).map((l) => `cost entry "${l}" matches no run`),
+    ...unused.map((l) => `cost entry "${l}" matches no run`),
   ];
   return { rows: out, notes };
 }

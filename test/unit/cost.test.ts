@@ -220,6 +220,12 @@ describe('matching rows and cost entries', () => {
     expect(notes).toEqual(['no cost entry for "b" (run run-2, run-3)', 'cost entry "spare" matches no run']);
   });
 
+  it('one costs file for several plans: no note for entries of other runs while every run has its entry', () => {
+    const { rows, notes } = costRows([row('a', 10)], costs);
+    expect(rows.map((r) => r.label)).toEqual(['a']);
+    expect(notes).toEqual([]);
+  });
+
   it('leaves out a sum whose targets are not all costed', () => {
     const { rows, notes } = costRows([row('a + b (sum)', 5, ['a', 'b'])], costs);
     expect(rows).toEqual([]);

@@ -14,7 +14,8 @@ ${WORKLOAD_HELP}
   --replace        drop an existing (or interrupted) schema of the workload first
   --db URL         postgres://, mysql:// or mariadb://, sqlite:path, mssql:// or sqlserver://
                    (default: DATABASE_URL, PG*, else the embedded PostgreSQL)
-  --data-dir DIR   embedded PostgreSQL data directory (default .txbench/pg)`;
+  --data-dir DIR   embedded PostgreSQL data directory (default .txbench/pg)
+  --label NAME     what the output calls the target (default host:port/database, embedded:DIR)`;
 
 export const LOAD_FLAGS = {
   ...TARGET_OPTIONS,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommand, parseIntFlag, TARGET_OPTIONS, withOptionalValues } from '../../src/cli/args.js';
+import { LOAD_FLAGS, LOAD_HELP } from '../../src/cli/load.js';
 import { parseRunOptions, RUN_FLAGS, RUN_OPTIONAL_VALUES } from '../../src/cli/run.js';
 import { parseWithWorkload } from '../../src/cli/workload-flags.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
@@ -194,5 +195,12 @@ describe('--dashboard [PORT]: a flag whose value may be left out', () => {
     await expect(dashboardOf('run', ['--dashboard', '70000'])).rejects.toThrow(
       '--dashboard must be a whole number from 0 to 65535, not "70000"',
     );
+  });
+});
+
+describe('txbench load --help', () => {
+  it('names every flag load takes', () => {
+    const unnamed = Object.keys(LOAD_FLAGS).filter((f) => !new RegExp(`--${f}\\b`).test(LOAD_HELP));
+    expect(unnamed).toEqual([]);
   });
 });

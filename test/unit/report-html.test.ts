@@ -20,6 +20,7 @@ import { loadRunDir, type IntervalRow, type LoadedRun } from '../../src/report/h
 import { reportInput } from '../../src/report/html/report.js';
 import { percentileToX, xToPercentile } from '../../src/report/html/model.js';
 import { summaryCards } from '../../src/report/html/sections.js';
+import { stepsJson, writeRun } from './run-fixtures.js';
 import { bandLabelLines } from '../../src/report/html/client/band-labels.js';
 
 const row = (atS: number, phase: string, tps: number, extra: Partial<IntervalRow> = {}): IntervalRow => ({
@@ -255,6 +256,32 @@ describe("another workload's cards and disclaimer", () => {
       'Not sysbench.',
       'The workload is derived from TPC-C and is not comparable with published TPC-C results.',
     ]);
+  });
+});
+
+describe('the differences between runs', () => {
+  it('says why a row without a 95% interval gets n/a verdicts', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'txbench-report-'));
+    try {
+      const steps = stepsJson('pg', [
+        { terminals: 1, tps: 10 },
+        { terminals: 20, tps: 90 },
+      ]);
+      // The 20-user step's window had enough intervals for a ±; the 1-user step's too few.
+      const ci = (mean: number, halfWidth: number | null) => ({ mean, halfWidth, n: 6, batchSize: 1 });
+      const [one, twenty] = steps.steps as { summary: Record<string, unknown> }[];
+      twenty!.summary.ci95 = { method: 'batch-means', intervals: 6, tps: ci(90, 4) };
+      one!.summary.ci95 = { method: 'batch-means', intervals: 3, tps: ci(10, null) };
+      // With a costs file (as a plan's report has) one run's rows are compared too.
+      const input = reportInput([await loadRunDir(await writeRun(dir, 'run-1', steps))], new Map());
+      expect(input.comparison!.warnings.filter((w) => w.startsWith('no 95%'))).toEqual([
+        expect.stringMatching(
+          /^no 95% interval for pg @ 1 user: a window of fewer than 5 measured intervals/,
+        ),
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

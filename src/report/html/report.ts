@@ -5,7 +5,9 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { compareRuns, differenceLines, differencesTitle, noiseSummaryLine } from '../compare.js';
+import type { CompareRow } from '../compare-rows.js';
 import { costRows, type CostEntry } from '../cost.js';
+import { MIN_BATCHES } from '../../metrics/confidence.js';
 import { comparisonChart } from './charts.js';
 import { loadRunDir, type LoadedRun } from './load.js';
 import { renderReportHtml, type RenderOptions, type ReportInput } from './page.js';
@@ -25,7 +27,7 @@ export function reportInput(runs: readonly LoadedRun[], costs?: ReadonlyMap<stri
     comparison: shown
       ? {
           rows: comparison.rows,
-          warnings: comparison.warnings,
+          warnings: [...comparison.warnings, ...withoutNoise(comparison.rows)],
           noise: noiseSummaryLine(comparison.rows),
           differences: {
             title: differencesTitle(comparison.rows),
@@ -47,6 +49,20 @@ export function reportInput(runs: readonly LoadedRun[], costs?: ReadonlyMap<stri
     disclaimers: disclaimersOf(runs),
     generatedAt: new Date().toISOString(),
   };
+}
+
+/**
+ * Rows without a ± have "n/a" for every verdict. Say why, once: a short window measured over a
+ * long interval (a plan scaled down to minutes) is the usual cause, and a flag is the remedy.
+ */
+function withoutNoise(rows: readonly CompareRow[]): string[] {
+  const labels = rows.filter((r) => r.noise.tps === null).map((r) => r.label);
+  if (rows.length < 2 || labels.length === 0) return [];
+  const named =
+    labels.length > 3 ? `${labels.slice(0, 3).join(', ')} and ${labels.length - 3} more` : labels.join(', ');
+  return [
+    `no 95% interval for ${named}: a window of fewer than ${MIN_BATCHES} measured intervals (or a run.json from before intervals were kept) has none, so its verdicts are n/a; measure over ${MIN_BATCHES} intervals or more (a shorter --interval, or a longer --duration)`,
+  ];
 }
 
 /** Files written before run.json carried a disclaimer were all of the TPC-C-derived workload. */

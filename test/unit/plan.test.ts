@@ -3,7 +3,7 @@
  * state file (atomic, resumed step by step, a changed done step refused) and the dry run's
  * estimate of the time it takes.
  */
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,9 @@ import { parsePlan } from '../../src/plan/plan-file.js';
 import { planSchemaCheck } from '../../src/plan/plan-schema.js';
 import { newState, readState, resumeState, writeState } from '../../src/plan/plan-state.js';
 import type { CommandTable, Plan } from '../../src/plan/plan-types.js';
+import { writePlanReport } from '../../src/plan/plan-report.js';
 import { openPlanDir } from '../../src/plan/run-plan.js';
+import { stepsJson, targetsJson, writeRun } from './run-fixtures.js';
 
 const COMMANDS: CommandTable = {
   flags: (command) => Object.keys(COMMAND_FLAGS[command]?.flags ?? {}),
@@ -200,5 +202,60 @@ describe('plan state', () => {
     ).rejects.toThrow(
       `${dir} already holds this plan's state; give --resume to carry on, or another --out to start afresh`,
     );
+  });
+});
+
+describe('the plan report (summary.md)', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'plan-report-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** The row labels of each `## ` section's tables. */
+  const sectionLabels = (summary: string): Map<string, Set<string>> =>
+    new Map(
+      summary
+        .split('\n## ')
+        .slice(1)
+        .map((section) => {
+          const [title, ...lines] = section.split('\n');
+          const labels = lines
+            .filter((l) => l.startsWith('| ') && !l.startsWith('| label') && !l.startsWith('| ---'))
+            .map((l) => l.split(' | ')[0]!.slice(2).trim());
+          return [title!, new Set(labels)];
+        }),
+    );
+
+  it("groups a run step's rows on several targets per target, as steps on one target are", async () => {
+    const plan = await parse(
+      `name: r\n${TARGETS}steps:\n  - { command: run, name: both }\n  - { command: steps, name: users, targets: [a], options: { users: [1, 2] } }\n`,
+    );
+    const state = newState(plan);
+    const both = await writeRun(
+      path.join(dir, 'steps', '01-both'),
+      'run-1',
+      targetsJson([
+        { target: 'a', tps: 10 },
+        { target: 'b', tps: 20 },
+      ]),
+    );
+    const users = await writeRun(
+      path.join(dir, 'steps', '02-users', 'a'),
+      'run-2',
+      stepsJson('a', [{ terminals: 1 }, { terminals: 2 }]),
+    );
+    state.steps.forEach((s, i) => {
+      s.state = 'done';
+      s.runDirs = [path.relative(dir, [both, users][i]!)];
+    });
+    await writePlanReport(dir, plan, state, () => undefined);
+    const sections = sectionLabels(await readFile(path.join(dir, 'summary.md'), 'utf8'));
+    expect([...sections.keys()]).toEqual(['All runs', 'Target a', 'Target b']);
+    expect(sections.get('All runs')).toEqual(new Set(['a', 'b', 'a + b (sum)', 'a @ 1 user', 'a @ 2 users']));
+    expect(sections.get('Target a')).toEqual(new Set(['a', 'a @ 1 user', 'a @ 2 users']));
+    expect(sections.get('Target b')).toEqual(new Set(['b']));
   });
 });

@@ -4,7 +4,7 @@
  * Prometheus endpoint, the live dashboard and report.html subscribe. Each output gets them through
  * its own bounded queue (run/outputs.ts), so none can slow the run.
  */
-import type { Phase } from '../engine/engine.js';
+import type { Phase } from '../engine/engine-result.js';
 import type { Outage } from '../engine/outages.js';
 import type { Histogram } from '../metrics/histogram.js';
 import type { SteadyStateReport } from '../metrics/steady-state.js';

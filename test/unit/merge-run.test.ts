@@ -6,7 +6,7 @@ import { mergeShardFiles } from '../../src/run/merge-shards.js';
 import { checkShardSet, type ShardRun } from '../../src/run/shard-merge.js';
 import { UsageError } from '../../src/errors.js';
 import { formatRunSummary } from '../../src/report/run-summary.js';
-import { rowsFromRun } from '../../src/report/compare.js';
+import { rowsFromRun } from '../../src/report/compare-rows.js';
 import type { RunRecord } from '../../src/results/store.js';
 import type { RunReport } from '../../src/results/run-file.js';
 import { workload as tpcc } from '../../src/workloads/tpcc/workload.js';

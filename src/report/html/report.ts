@@ -4,7 +4,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { compareRuns, differenceLines, differencesTitle, noiseSummaryLine } from '../compare.js';
+import { differenceLines, differencesTitle, noiseSummaryLine } from '../compare-differences.js';
+import { compareRuns } from '../compare-rows.js';
 import { costRows, type CostEntry } from '../cost.js';
 import { comparisonChart } from './charts.js';
 import { loadRunDir, type LoadedRun } from './load.js';

@@ -4,7 +4,8 @@
  * threads at all); with more, the run path's coordinator (threaded-engine.ts) over stand-in
  * workers. Prints one JSON line (WorkersChildResult) on stdout.
  */
-import { Engine, type EngineResult } from '../engine/engine.js';
+import { Engine } from '../engine/engine.js';
+import type { EngineResult } from '../engine/engine-result.js';
 import type { Counters } from '../engine/types.js';
 import { RunWorkers } from '../run/threaded-engine.js';
 import { TPCC_DECK, TPCC_TRANSACTIONS } from '../workloads/tpcc/profile.js';

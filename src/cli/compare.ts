@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { compareRuns, formatComparison, formatVerdicts, SORT_KEYS, type SortKey } from '../report/compare.js';
-import type { CompareRow } from '../report/compare.js';
+import { formatComparison, formatVerdicts } from '../report/compare.js';
+import { compareRuns, SORT_KEYS, type CompareRow, type SortKey } from '../report/compare-rows.js';
 import type { TableFormat } from '../report/table.js';
 import { costRows, formatCostTable, parseCosts } from '../report/cost.js';
 import { TABLE_FORMATS } from '../report/table.js';

@@ -1,8 +1,8 @@
 /**
  * The outputs `run`, `steps` and `sweep` hand their session: progress and figures on stderr and
  * stdout, the live dashboard (--dashboard), the Prometheus endpoint (--metrics-port) and
- * report.html. The live servers start before anything else, so a port in use is one line and
- * exit 2 before any load or run begins.
+ * report.html (the dashboard's last page). The live servers start before anything else, so a
+ * port in use is one line and exit 2 before any load or run begins.
  */
 import { checkResultsDir, type RunOptions, type SessionOutputs } from '../api.js';
 import { formatCheckResults } from '../report/check-table.js';
@@ -13,7 +13,7 @@ import { formatScaling, formatStepsTable } from '../report/scaling.js';
 import { metricsOutput, startMetricsServer, type MetricsServer } from '../report/prometheus.js';
 import { dashboardOutput, startDashboard, type Dashboard } from '../report/html/dashboard.js';
 import { progressOutput } from '../report/progress-output.js';
-import { writeRunDirReport } from '../report/html/report.js';
+import { reportOutput } from '../report/html/report-output.js';
 import type { MetricsEndpoint } from './monitor-flags.js';
 
 /**
@@ -34,7 +34,10 @@ export async function withRunOutputs<T>(
   );
 }
 
-/** What a session shows, printed; intervals also go to the dashboard, when one is served. */
+/**
+ * What a session shows, printed; intervals also go to the dashboard, when one is served, and a
+ * written run directory gets its report.html.
+ */
 export function printedOutputs(dashboard: Dashboard | undefined): SessionOutputs {
   return {
     progress: (prefix, runDir) => progressPrinter(prefix, runDir, dashboard),
@@ -63,10 +66,7 @@ export function printedOutputs(dashboard: Dashboard | undefined): SessionOutputs
           );
       }
     },
-    writeReport: async (dir) => {
-      const report = await writeRunDirReport(dir);
-      await dashboard?.finish(report);
-    },
+    runDirOutputs: [reportOutput(dashboard)],
     describeDrain: drainWarning,
   };
 }

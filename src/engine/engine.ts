@@ -23,21 +23,6 @@ import { Tally } from './tally.js';
 import { Terminals } from './terminals.js';
 import { RetriesExhaustedError, type Counters, type Executor } from './types.js';
 
-// The engine's configuration, events and result, where its users have always found them.
-export type { EngineConfig, TerminalScript } from './engine-config.js';
-export {
-  intervalTypeStats,
-  type DrainReport,
-  type EngineEvents,
-  type EngineResult,
-  type IntervalStats,
-  type IntervalTypeStats,
-  type Phase,
-  type RunStatus,
-  type TypeStats,
-  type WindowEdges,
-} from './engine-result.js';
-
 export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
   /** When each terminal is due next: hands it to `submit` then. */
   private readonly due: DueQueue;

@@ -3,7 +3,7 @@
  * transaction type, errors and retries, the database's own transaction rate, and the tool's own
  * CPU and scheduler lateness. Pure, so the arithmetic is unit-tested.
  */
-import type { EngineResult } from '../engine/engine.js';
+import type { EngineResult } from '../engine/engine-result.js';
 import type { Counters } from '../engine/types.js';
 import { clientCpuFigures, type ClientCpu, type ProcessCpu } from './client-cpu.js';
 import { latencyMs, newHistogram, type LatencyMs } from './histogram.js';

@@ -6,7 +6,7 @@
  * (statements as captured, unexpected successes, the verdict, speed against the capture), are
  * made from what it saw over the whole replay and go into run.json beside the run's.
  */
-import type { IntervalStats, Phase } from '../engine/engine.js';
+import type { IntervalStats, Phase } from '../engine/engine-result.js';
 import { UsageError } from '../errors.js';
 import { newHistogram, type Histogram } from '../metrics/histogram.js';
 import { assessFidelity, type Fidelity, type TemplateFidelity } from '../report/fidelity.js';

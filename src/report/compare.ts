@@ -22,10 +22,6 @@ import {
 import { millis, orNa, twoDecimals, whole } from './numbers.js';
 import { formatTable, type Column, type TableFormat } from './table.js';
 
-// The rows and their differences, where the command and the other readers have always found them.
-export * from './compare-rows.js';
-export * from './compare-differences.js';
-
 /** A row's figure with its 95% half width, when it has one: `331.00 ± 22.66`. */
 const withHalfWidth = (r: CompareRow, key: HeadlineKey, format: (x: number) => string): string => {
   const value = r[key];

@@ -24,7 +24,7 @@
  */
 import { parseDocument } from 'yaml';
 import { UsageError } from '../errors.js';
-import type { CompareRow } from './compare.js';
+import type { CompareRow } from './compare-rows.js';
 import { amount, orNa, twoDecimals, whole } from './numbers.js';
 import { formatTable, type Column, type TableFormat } from './table.js';
 

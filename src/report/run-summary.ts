@@ -1,6 +1,6 @@
 import { formatDuration } from '../config/duration.js';
 import type { AggregateSummary } from '../results/targets-file.js';
-import type { DrainReport, WindowEdges } from '../engine/engine.js';
+import type { DrainReport, WindowEdges } from '../engine/engine-result.js';
 import type { ClientCpu } from '../metrics/client-cpu.js';
 import type { IntervalRecord } from '../results/interval.js';
 import type { RunConfig, RunReport } from '../results/run-file.js';

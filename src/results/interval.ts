@@ -1,5 +1,5 @@
 /** One line of intervals.ndjson, and an entry of run.json's `intervals`. */
-import type { IntervalTypeStats, Phase } from '../engine/engine.js';
+import type { IntervalTypeStats, Phase } from '../engine/engine-result.js';
 import type { ErrorClass } from '../engine/types.js';
 import type { MonitorInterval } from '../monitor/types.js';
 

@@ -1,10 +1,10 @@
 /**
  * What a run tells its outputs, as k6's outputs hear a test (DESIGN.md, layer 11): the run emits
  * these events and knows no output by name; the progress printer, the intervals file, the
- * Prometheus endpoint and the live dashboard subscribe. Each output gets them through its own
- * bounded queue (run/outputs.ts), so none can slow the run.
+ * Prometheus endpoint, the live dashboard and report.html subscribe. Each output gets them through
+ * its own bounded queue (run/outputs.ts), so none can slow the run.
  */
-import type { Phase } from '../engine/engine.js';
+import type { Phase } from '../engine/engine-result.js';
 import type { Outage } from '../engine/outages.js';
 import type { Histogram } from '../metrics/histogram.js';
 import type { SteadyStateReport } from '../metrics/steady-state.js';
@@ -20,7 +20,10 @@ export interface TypeInterval {
   histogram: Histogram;
 }
 
-/** Every event names the target it comes from (its label); several targets may share an output. */
+/**
+ * Every event of a run names the target it comes from (its label); several targets may share an
+ * output. `written` is the command's: its run directory (every target's) is on disk.
+ */
 export type RunEvent =
   | { kind: 'start'; target: string; config: RunConfig }
   | { kind: 'phase'; target: string; phase: Phase | 'precondition' }
@@ -35,7 +38,9 @@ export type RunEvent =
   | { kind: 'steady'; target: string; report: SteadyStateReport; phase: 'warmup' | 'precondition' }
   | { kind: 'warning'; target: string; message: string }
   | { kind: 'outage'; target: string; edge: 'start' | 'end'; outage: Outage }
-  | { kind: 'summary'; target: string; report: RunReport };
+  | { kind: 'summary'; target: string; report: RunReport }
+  /** run.json is written into `dir`: what reads the run directory (report.html) may now. */
+  | { kind: 'written'; dir: string };
 
 /** A subscriber to a run's events (k6's `output.Output`: start, add samples, stop). */
 export interface Output {
@@ -52,4 +57,9 @@ export interface Output {
   event(event: RunEvent): void | Promise<void>;
   /** After its last event was handled. */
   stop?(): void | Promise<void>;
+  /**
+   * The files it was to write and could not (a full disk) since it was last asked: the command
+   * exits 1 naming them (the output's own warning says why).
+   */
+  unwritten?(): readonly string[];
 }

@@ -3,7 +3,7 @@
  * contract between the run path that writes it and the reports that read it. Types only, so that
  * a reader never imports the runner.
  */
-import type { DrainReport, RunStatus, WindowEdges } from '../engine/engine.js';
+import type { DrainReport, RunStatus, WindowEdges } from '../engine/engine-result.js';
 import type { Outage } from '../engine/outages.js';
 import type { ServerCounterWindow } from '../metrics/server-counter.js';
 import type { WindowNoise } from '../metrics/window-noise.js';
@@ -11,7 +11,7 @@ import type { TypeSummary, WindowSummary } from '../metrics/window-summary.js';
 import type { ClientCpu } from '../metrics/client-cpu.js';
 import type { SteadyStateReport } from '../metrics/steady-state.js';
 import type { DatabaseFigures, DeviceWindowFigures, HostFigures } from '../monitor/types.js';
-import type { FaultCounts } from '../workloads/executor.js';
+import type { FaultCounts } from '../workloads/fault-policy.js';
 import type { AuditCheck, HeadlineFigure, OptionValues } from '../workloads/workload.js';
 import type { RunEnvironment } from './environment.js';
 import type { IntervalRecord } from './interval.js';

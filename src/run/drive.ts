@@ -3,10 +3,12 @@
  * the path with no worker threads at all), or worker threads that each drive a slice
  * (threaded-engine.ts). WorkloadRun sees either through this one small surface.
  */
-import { Engine, type EngineConfig } from '../engine/engine.js';
+import { Engine } from '../engine/engine.js';
+import type { EngineConfig } from '../engine/engine-config.js';
 import type { TerminalSlice } from '../engine/slice.js';
 import type { Counters } from '../engine/types.js';
-import { WorkloadExecutor, type FaultCounts, type FaultPolicy } from '../workloads/executor.js';
+import { WorkloadExecutor } from '../workloads/executor.js';
+import type { FaultCounts, FaultPolicy } from '../workloads/fault-policy.js';
 import type { PreparedRun } from '../workloads/workload.js';
 import type { WorkerSliceReport } from '../results/worker-slice.js';
 import type { RunWorkerInit, WorkerEngineConfig } from './run-worker-protocol.js';

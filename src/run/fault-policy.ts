@@ -3,8 +3,8 @@
  * --max-error-rate): the executor's policy, the side connection's bound, and run.json's account.
  */
 import type { Counters } from '../engine/types.js';
-import type { EngineResult } from '../engine/engine.js';
-import { DEFAULT_FAULT_POLICY, type FaultCounts, type FaultPolicy } from '../workloads/executor.js';
+import type { EngineResult } from '../engine/engine-result.js';
+import { DEFAULT_FAULT_POLICY, type FaultCounts, type FaultPolicy } from '../workloads/fault-policy.js';
 import type { FaultsReport } from '../results/run-file.js';
 import type { RunOptions } from './run-options.js';
 

@@ -2,7 +2,7 @@
  * An engine interval as the run's files and outputs hold it: each type's figures by key, the
  * workload's interval figures, and all types' response times together.
  */
-import type { IntervalStats } from '../engine/engine.js';
+import type { IntervalStats } from '../engine/engine-result.js';
 import type { TransactionSpec } from '../engine/types.js';
 import { latencyMs, newHistogram, type Histogram } from '../metrics/histogram.js';
 import type { TypeInterval } from '../results/run-events.js';

@@ -6,7 +6,7 @@
 import { cpuUsage } from 'node:process';
 import type { Db, Dialect } from '../dialects/dialect.js';
 import type { CountingDb } from '../dialects/counting-db.js';
-import type { EngineResult, Phase } from '../engine/engine.js';
+import type { EngineResult, Phase } from '../engine/engine-result.js';
 import type { Counters, TransactionSpec } from '../engine/types.js';
 import { DEFAULT_STEADY_RULE } from '../metrics/steady-state.js';
 import type { CounterReading } from '../metrics/server-counter.js';

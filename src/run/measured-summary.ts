@@ -3,7 +3,7 @@
  * its headline figures, TPM from the server's counter less txbench's side transactions, the
  * monitoring window, and the confidence intervals from the window's intervals.
  */
-import type { EngineResult } from '../engine/engine.js';
+import type { EngineResult } from '../engine/engine-result.js';
 import type { Counters } from '../engine/types.js';
 import { counterWindow, type CounterReading } from '../metrics/server-counter.js';
 import type { SteadyStateReport } from '../metrics/steady-state.js';

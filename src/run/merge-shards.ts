@@ -10,7 +10,7 @@ import type { AggregateSummary } from '../results/targets-file.js';
 import type { ShardFile } from './merge-files.js';
 import { mergeShardReports } from './merge-run.js';
 import { checkShardSet, splitByTarget, type ShardSetCheck, type ShardRun } from './shard-merge.js';
-import { GENERIC_DISCLAIMER } from './workload-run.js';
+import { targetsContent } from './targets-content.js';
 import type { PartialFigures, RunReport } from '../results/run-file.js';
 
 export type MergedShards = (
@@ -75,27 +75,14 @@ export async function mergeShardFiles(
         };
   const summary = { ...aggregate(reports, null), ...(partial !== undefined ? { partial } : {}) };
   const set = perTarget[0]!.set;
-  const content = {
+  const content = targetsContent(reports, summary, {
     schemaVersion: reports[0]!.schemaVersion,
-    kind: 'targets',
-    status: reports.find((r) => r.status !== 'completed')?.status ?? 'completed',
     startedAt: reports.map((r) => r.startedAt).sort()[0],
     endedAt: reports
       .map((r) => r.endedAt)
       .sort()
       .at(-1),
-    workload: reports[0]!.workload,
-    disclaimer: reports[0]!.disclaimer ?? GENERIC_DISCLAIMER,
-    config: {
-      target: reports.map((r) => r.config.target).join(' + '),
-      targets: reports.map((r) => r.config),
-    },
-    summary,
-    targets: reports.map((r) => {
-      const { histograms, ...report } = r;
-      void histograms;
-      return { label: r.config.target, summary: r.summary, report };
-    }),
-  };
+    keepHistograms: false,
+  });
   return { kind: 'targets', reports, summary, content, set, partial: partial?.reason };
 }

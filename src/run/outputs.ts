@@ -26,6 +26,11 @@ export interface RunOutputs {
   /** Some output wants each type's histogram with the intervals. */
   readonly wantsHistograms: boolean;
   /**
+   * Waits, without a limit, for every output still attached to handle what it has, and stops
+   * none: for a command's own events once its runs are over (nothing waits on a run then).
+   */
+  settled(): Promise<void>;
+  /**
    * Waits for every output to handle what it has (at most `stopGraceMs`: one still behind then is
    * detached), then stops each.
    */
@@ -44,6 +49,9 @@ export function startOutputs(
       for (const q of queues) q.push(event);
     },
     wantsHistograms: outputs.some((o) => o.wantsHistograms === true),
+    settled: async () => {
+      await Promise.all(queues.map((q) => q.settled()));
+    },
     stop: async () => {
       await Promise.all(queues.map((q) => q.stop(limits.stopGraceMs)));
     },
@@ -110,6 +118,13 @@ class OutputQueue {
     this.head = 0;
     this.busy = false;
     this.emptied?.();
+  }
+
+  async settled(): Promise<void> {
+    await this.started;
+    if (this.detached || !this.busy) return;
+    await new Promise<void>((resolve) => (this.emptied = resolve));
+    this.emptied = undefined;
   }
 
   async stop(graceMs: number): Promise<void> {

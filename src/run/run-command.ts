@@ -17,7 +17,8 @@ import {
 import { newRun, RunSession, withoutHistograms, type SessionOutputs } from './session.js';
 import { markCancelled, shardListener, startGate } from './shard-start.js';
 import { SharedCpu } from './shared-cpu.js';
-import { GENERIC_DISCLAIMER, type RunOptions } from './workload-run.js';
+import { targetsContent } from './targets-content.js';
+import type { RunOptions } from './workload-run.js';
 import type { RunReport } from '../results/run-file.js';
 
 export interface RunRequest {
@@ -155,26 +156,13 @@ async function runMany(
   const reports = settled.map((s) => (s as PromiseFulfilledResult<RunReport>).value);
   const summary = aggregate(reports, cpu.result());
   session.outputs.show({ kind: 'targets', reports, summary });
-  const content = {
+  const content = targetsContent(reports, summary, {
     schemaVersion: RUN_SCHEMA_VERSION,
-    kind: 'targets',
-    status: reports.find((r) => r.status !== 'completed')?.status ?? 'completed',
     startedAt,
     endedAt: new Date().toISOString(),
-    workload: reports[0]?.workload,
-    disclaimer: reports[0]?.disclaimer ?? GENERIC_DISCLAIMER,
-    config: {
-      target: reports.map((r) => r.config.target).join(' + '),
-      targets: reports.map((r) => r.config),
-    },
-    summary,
-    targets: reports.map((r) => ({
-      label: r.config.target,
-      summary: r.summary,
-      // A shard keeps each target's histograms for `txbench merge` (histograms.json holds one target’s only).
-      report: options.shard ? r : withoutHistograms(r),
-    })),
-  };
+    // A shard keeps each target's histograms for `txbench merge` (histograms.json holds one target’s only).
+    keepHistograms: options.shard !== undefined,
+  });
   await session.saveResults(runDir, json, content);
   return reports;
 }

@@ -2,7 +2,7 @@
  * What a caller gives a run (WorkloadRun): its options, and the listener that hears it in
  * process (the starting gate, phases for CPU accounting) beside its outputs.
  */
-import type { Phase } from '../engine/engine.js';
+import type { Phase } from '../engine/engine-result.js';
 import type { SteadyStateReport, SteadyStateRule } from '../metrics/steady-state.js';
 import type { Output } from '../results/run-events.js';
 import type { OptionValues, Workload } from '../workloads/workload.js';

@@ -3,13 +3,13 @@
  * summary, the preconditioning's figures, faults, the audit, the encoded histograms and, for a
  * shard, what `txbench merge` needs.
  */
-import type { EngineResult } from '../engine/engine.js';
+import type { EngineResult } from '../engine/engine-result.js';
 import type { Counters, TransactionSpec } from '../engine/types.js';
 import { encodeHistogram } from '../metrics/histogram.js';
 import { typeSummaries, type TypeSummary } from '../metrics/window-summary.js';
 import { RUN_SCHEMA_VERSION } from '../results/run-dir.js';
 import { toolVersion } from '../util/tool-version.js';
-import type { FaultCounts } from '../workloads/executor.js';
+import type { FaultCounts } from '../workloads/fault-policy.js';
 import type { AuditCheck, PreparedRun, Workload } from '../workloads/workload.js';
 import type { RunEnvironment } from '../results/environment.js';
 import { faultsReport } from './fault-policy.js';

@@ -1,9 +1,10 @@
 /** The messages between a run's coordinator (threaded-engine.ts) and its worker threads (run-worker.ts). */
-import type { EngineConfig, RunStatus } from '../engine/engine.js';
+import type { EngineConfig } from '../engine/engine-config.js';
+import type { RunStatus } from '../engine/engine-result.js';
 import type { TerminalSlice } from '../engine/slice.js';
 import type { Counters } from '../engine/types.js';
 import type { WireInterval, WireResult } from '../engine/wire.js';
-import type { FaultCounts, FaultPolicy } from '../workloads/executor.js';
+import type { FaultCounts, FaultPolicy } from '../workloads/fault-policy.js';
 import type { OptionValues } from '../workloads/workload.js';
 
 /** What a worker needs to set up its slice: the same workload, options, record and seed as the main thread. */

@@ -2,7 +2,8 @@
  * A run session: what `run`, `steps` and `sweep` share around their measurements. It loads
  * txbench's own server when it is empty, stops every run in flight on Ctrl-C (and marks their
  * run.json on a second one), writes the results, and turns the reports into the exit code. It
- * formats nothing: what is shown goes to the outputs its caller hands it (the CLI's printers).
+ * formats nothing: what is shown goes to the outputs its caller hands it (the CLI's printers),
+ * and what reads a written run directory (report.html) is an output that hears it written.
  * The state of one command (run directories in flight, files it could not write) is the
  * session's own: the caller owns the object.
  */
@@ -10,6 +11,7 @@ import { ExitCode, UsageError } from '../errors.js';
 import { intervalsOutput, writeJson, type RunDirectory } from '../results/run-dir.js';
 import { WorkloadRun, type RunListener, type RunOptions } from './workload-run.js';
 import type { RunReport } from '../results/run-file.js';
+import type { Output, RunEvent } from '../results/run-events.js';
 import type { Target, TargetOptions } from '../targets/target.js';
 import { loadWorkload, type LoadProgress, type LoadResult } from '../workloads/loader.js';
 import { foreignTables, loadCommandHint } from '../workloads/presence.js';
@@ -18,6 +20,7 @@ import { loadState } from '../workloads/load-record.js';
 import { refuseWorkers } from './workers.js';
 import { withTargets } from './open-targets.js';
 import type { SessionResult } from './session-result.js';
+import { startOutputs, type RunOutputs } from './outputs.js';
 
 /** Where a session's news goes: the caller's printers and live outputs (run/ formats nothing). */
 export interface SessionOutputs {
@@ -32,8 +35,11 @@ export interface SessionOutputs {
   loaded(result: LoadResult): void;
   /** A finished measurement's figures: a run, several targets, steps, a sweep, repetitions, checks. */
   show(result: SessionResult): void;
-  /** report.html from a written run directory (and to the live dashboard); rejects when it cannot be drawn. */
-  writeReport(dir: string): Promise<void>;
+  /**
+   * What reads a run directory once run.json is written (report.html, the live dashboard's last
+   * page): outputs that hear `written`. What they could not write is the command's (exit 1).
+   */
+  readonly runDirOutputs: readonly Output[];
   /** A drain that gave up, in words (the exit message names it). */
   describeDrain(drain: RunReport['drain']): string;
 }
@@ -66,12 +72,18 @@ export class RunSession {
    * on to its end and its figures are on stdout, but the command exits 1 naming them.
    */
   private readonly unwritten: string[] = [];
+  /** The command's own events (a run directory written); its outputs are the caller's to stop. */
+  private readonly runDirEvents: RunOutputs;
 
   constructor(
     readonly outputs: SessionOutputs,
     /** The command line run.json records (`commandLine`), passwords hidden; none from the API. */
     readonly commandLine: string | undefined,
-  ) {}
+  ) {
+    this.runDirEvents = startOutputs(outputs.runDirOutputs, (message) =>
+      console.error(`warning: ${message}`),
+    );
+  }
 
   /**
    * What `run`, `steps` and `sweep` do around their measurements, in one place: open the targets,
@@ -220,20 +232,19 @@ export class RunSession {
       if (histograms)
         await this.attemptWrite(`${runDir.dir}/histograms.json`, () => runDir.writeHistograms(histograms));
       console.log(`run directory: ${runDir.dir}`);
-      // The figures are safe on disk already: a report that cannot be drawn is a warning, not a failed run.
-      if (saved) {
-        try {
-          await this.outputs.writeReport(runDir.dir);
-        } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          if (code !== undefined) this.unwritten.push(`${runDir.dir}/report.html`);
-          console.error(
-            `warning: report.html not written (${err instanceof Error ? err.message : String(err)})`,
-          );
-        }
-      }
+      if (saved) await this.announce({ kind: 'written', dir: runDir.dir });
     }
     if (json !== undefined) await this.saveJson(json, recorded);
+  }
+
+  /**
+   * Tells the command's outputs an event of its own and waits for them: the runs are over, and
+   * what they could not write is named in the exit (exitCodeOf).
+   */
+  private async announce(event: RunEvent): Promise<void> {
+    this.runDirEvents.emit(event);
+    await this.runDirEvents.settled();
+    for (const output of this.outputs.runDirOutputs) this.unwritten.push(...(output.unwritten?.() ?? []));
   }
 
   /**

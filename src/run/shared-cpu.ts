@@ -4,7 +4,7 @@
  * measured once, over the time at least one target's measured window was open.
  */
 import { cpuUsage } from 'node:process';
-import type { Phase } from '../engine/engine.js';
+import type { Phase } from '../engine/engine-result.js';
 import type { ProcessCpu } from '../metrics/client-cpu.js';
 
 export interface CpuClock {

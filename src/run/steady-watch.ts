@@ -5,7 +5,7 @@
  * K = 5 cannot decide in under 50 s. With worker threads the intervals are the merged ones, so
  * the verdict is on the whole target's figures; with several targets each decides on its own.
  */
-import type { IntervalStats } from '../engine/engine.js';
+import type { IntervalStats } from '../engine/engine-result.js';
 import {
   SteadyStateDetector,
   type SteadyFigure,

@@ -2,6 +2,7 @@
  * `txbench steps`: one full warm-up and measured window per user count on one target, the scaling
  * table and its knee, in one run directory (or --repeat N of them).
  */
+import { mergeStatus } from '../engine/merge.js';
 import { RunDirectory, RUN_SCHEMA_VERSION } from '../results/run-dir.js';
 import type { Target, TargetOptions } from '../targets/target.js';
 import { kneeOf } from './aggregate.js';
@@ -79,7 +80,7 @@ async function measureSteps(
   await session.saveResults(runDir, json, {
     schemaVersion: RUN_SCHEMA_VERSION,
     kind: 'steps',
-    status: reports.find((r) => r.status !== 'completed')?.status ?? 'completed',
+    status: mergeStatus(reports.map((r) => r.status)),
     startedAt,
     endedAt: new Date().toISOString(),
     workload: reports[0]?.workload ?? options.workloadRef,

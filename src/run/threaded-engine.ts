@@ -8,13 +8,13 @@
  */
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import type { EngineEvents, EngineResult, Phase, RunStatus } from '../engine/engine.js';
+import type { EngineEvents, EngineResult, Phase, RunStatus } from '../engine/engine-result.js';
 import { mergeIntervalParts, mergeResults, type IntervalPart } from '../engine/merge.js';
 import { sliceConnections, sliceTerminals, type TerminalSlice } from '../engine/slice.js';
 import type { Counters } from '../engine/types.js';
 import { decodeInterval, decodeResult } from '../engine/wire.js';
 import { ExitCode, TxbenchError } from '../errors.js';
-import type { FaultCounts } from '../workloads/executor.js';
+import type { FaultCounts } from '../workloads/fault-policy.js';
 import type { WorkerSlice } from '../results/worker-slice.js';
 import type { FromRunWorker, StopStatus, ToRunWorker, WorkerEngineConfig } from './run-worker-protocol.js';
 

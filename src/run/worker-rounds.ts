@@ -9,7 +9,7 @@ import { Engine } from '../engine/engine.js';
 import type { TerminalSlice } from '../engine/slice.js';
 import type { Counters, Executor } from '../engine/types.js';
 import { encodeInterval, encodeResult } from '../engine/wire.js';
-import type { FaultCounts } from '../workloads/executor.js';
+import type { FaultCounts } from '../workloads/fault-policy.js';
 import type { FromRunWorker, ToRunWorker } from './run-worker-protocol.js';
 
 export interface WorkerSide {

@@ -47,14 +47,6 @@ import { SlotContext } from './slot-context.js';
 import { TxnWatchdog } from './txn-watchdog.js';
 import type { TransactionSet } from './workload.js';
 
-// The fault policy's types and defaults, where the executor's users have always found them.
-export {
-  DEFAULT_FAULT_POLICY,
-  DEFAULT_TXN_TIMEOUT_MS,
-  type FaultCounts,
-  type FaultPolicy,
-} from './fault-policy.js';
-
 export const MAX_RETRIES = 5;
 
 const UP = 0;

@@ -21,7 +21,8 @@
  */
 import type { Connections, DialectName, Session } from '../dialects/connections.js';
 import type { CopyFormat, Db, Dialect } from '../dialects/dialect.js';
-import type { IntervalStats, TerminalScript } from '../engine/engine.js';
+import type { TerminalScript } from '../engine/engine-config.js';
+import type { IntervalStats } from '../engine/engine-result.js';
 import type { Counters } from '../engine/types.js';
 import type { Rng } from '../random/rng.js';
 import type { TableSpec } from './schema.js';

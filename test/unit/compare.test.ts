@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { formatComparison, formatVerdicts } from '../../src/report/compare.js';
 import {
   comparabilityWarnings,
   compareRuns,
-  formatComparison,
-  formatVerdicts,
   rowsFromRun,
   sortRows,
   type CompareRow,
   type RowConditions,
-} from '../../src/report/compare.js';
+} from '../../src/report/compare-rows.js';
 import type { DeviceTotals } from '../../src/report/device-totals.js';
 import type { RunRecord, StoredConfig, StoredEntryReport, SummaryFigures } from '../../src/results/store.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CompareRow } from '../../src/report/compare.js';
+import type { CompareRow } from '../../src/report/compare-rows.js';
 import {
   costRows,
   formatCostTable,

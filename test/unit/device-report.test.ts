@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareRuns, formatComparison, rowsFromRun } from '../../src/report/compare.js';
+import { formatComparison } from '../../src/report/compare.js';
+import { compareRuns, rowsFromRun } from '../../src/report/compare-rows.js';
 import { deviceTotals, distinctDevices } from '../../src/report/device-totals.js';
 import { formatRunSummary, formatTargetsTable } from '../../src/report/run-summary.js';
 import { formatScaling, formatStepsTable } from '../../src/report/scaling.js';

@@ -4,7 +4,8 @@
  * than 256 types, and the window closing once every script is done.
  */
 import { describe, expect, it } from 'vitest';
-import { Engine, type EngineConfig, type TerminalScript } from '../../src/engine/engine.js';
+import { Engine } from '../../src/engine/engine.js';
+import type { EngineConfig, TerminalScript } from '../../src/engine/engine-config.js';
 import type { Executor } from '../../src/engine/types.js';
 
 type Counters = { n: number };

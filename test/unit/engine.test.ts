@@ -10,13 +10,9 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  Engine,
-  type EngineConfig,
-  type EngineResult,
-  type IntervalStats,
-  type Phase,
-} from '../../src/engine/engine.js';
+import { Engine } from '../../src/engine/engine.js';
+import type { EngineConfig } from '../../src/engine/engine-config.js';
+import type { EngineResult, IntervalStats, Phase } from '../../src/engine/engine-result.js';
 import {
   RetriesExhaustedError,
   type ErrorClass,

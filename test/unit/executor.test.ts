@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { Connections, Session } from '../../src/dialects/connections.js';
 import { RetriesExhaustedError, TxnTimeoutError, type ErrorClass } from '../../src/engine/types.js';
 import { Rng } from '../../src/random/rng.js';
-import { MAX_RETRIES, WorkloadExecutor, type FaultPolicy } from '../../src/workloads/executor.js';
+import { MAX_RETRIES, WorkloadExecutor } from '../../src/workloads/executor.js';
+import type { FaultPolicy } from '../../src/workloads/fault-policy.js';
 import { tpccHome } from '../../src/workloads/tpcc/bodies.js';
 import type { TransactionContext } from '../../src/workloads/workload.js';
 

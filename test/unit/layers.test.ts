@@ -48,7 +48,7 @@ describe('layers', () => {
     '%s/ imports no particular workload',
     (dir) => {
       const offending = importsUnder(dir).filter((i) =>
-        /^workloads[/\\](?!workload\.js|registry\.js|options\.js|executor\.js|loader\.js|checks\.js|presence\.js|load-record\.js|schema\.js)/.test(
+        /^workloads[/\\](?!workload\.js|registry\.js|options\.js|executor\.js|fault-policy\.js|loader\.js|checks\.js|presence\.js|load-record\.js|schema\.js)/.test(
           i.target,
         ),
       );

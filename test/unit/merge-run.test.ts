@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { decodeHistogram, encodeHistogram, newHistogram, recordUs } from '../../src/metrics/histogram.js';
+import type { ShardFile } from '../../src/run/merge-files.js';
 import { mergeShardReports } from '../../src/run/merge-run.js';
+import { mergeShardFiles } from '../../src/run/merge-shards.js';
 import { checkShardSet, type ShardRun } from '../../src/run/shard-merge.js';
 import { UsageError } from '../../src/errors.js';
 import { formatRunSummary } from '../../src/report/run-summary.js';
-import { rowsFromRun } from '../../src/report/compare.js';
+import { rowsFromRun } from '../../src/report/compare-rows.js';
 import type { RunRecord } from '../../src/results/store.js';
 import type { RunReport } from '../../src/results/run-file.js';
 import { workload as tpcc } from '../../src/workloads/tpcc/workload.js';
@@ -290,5 +292,30 @@ describe('a shard whose histograms do not hold its transactions', () => {
         summary: merged.summary,
       } as unknown as RunRecord)[0]!.status,
     ).toBe('completed');
+  });
+});
+
+describe('merging several targets’ shards', () => {
+  it('the whole run ends as the gravest target: failed beside an incomplete drain reads failed', async () => {
+    const withStatus = (s: ShardRun, status: string): RunReport => ({ ...s.report, status }) as RunReport;
+    // Target a gave up on a drain in shard 1; target b lost its database in shard 2.
+    const a = [shard(1, 40, 10, { start: 100, end: 140 }), shard(2, 30, 20, { start: 101, end: 131 })];
+    const b = [shard(1, 20, 10, { start: 200, end: 220 }), shard(2, 10, 20, { start: 201, end: 211 })];
+    const files: ShardFile[] = [1, 2].map((index) => ({
+      kind: 'targets',
+      dir: `s${index}`,
+      file: {
+        kind: 'targets',
+        targets: [
+          { label: 'a', report: index === 1 ? withStatus(a[0]!, 'incomplete-drain') : a[1]!.report },
+          { label: 'b', report: index === 2 ? withStatus(b[1]!, 'failed') : b[0]!.report },
+        ],
+      },
+    }));
+    const merged = await mergeShardFiles(files, false);
+    expect(merged.kind).toBe('targets');
+    if (merged.kind !== 'targets') return;
+    expect(merged.reports.map((r) => r.status)).toEqual(['incomplete-drain', 'failed']);
+    expect(merged.content.status).toBe('failed');
   });
 });

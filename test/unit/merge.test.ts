@@ -3,7 +3,7 @@
  * come from the whole sample, drain reports and outages combined; and how many workers a run gets.
  */
 import { describe, expect, it } from 'vitest';
-import type { DrainReport, EngineResult, TypeStats } from '../../src/engine/engine.js';
+import type { DrainReport, EngineResult, TypeStats } from '../../src/engine/engine-result.js';
 import { mergeDrain } from '../../src/engine/drain.js';
 import {
   mergeIntervalParts,

@@ -27,7 +27,8 @@ import {
   mssqlTpccTransactions,
   newOrderOutcome,
 } from '../../src/workloads/tpcc/mssql/executor.js';
-import { MAX_RETRIES, WorkloadExecutor, type FaultPolicy } from '../../src/workloads/executor.js';
+import { MAX_RETRIES, WorkloadExecutor } from '../../src/workloads/executor.js';
+import type { FaultPolicy } from '../../src/workloads/fault-policy.js';
 import type { TpccRunState, TpccTerminal } from '../../src/workloads/tpcc/bodies.js';
 import {
   INSTALLED_SQL,

@@ -133,6 +133,27 @@ describe('run outputs', () => {
     expect(told).toEqual([]);
   });
 
+  it('settled waits, without a limit, for every output to handle what it has, and stops none', async () => {
+    const slowGate = gate();
+    const slow = recording('slow', () => slowGate.wait());
+    const fast = recording('fast');
+    const outputs = startOutputs([slow.output, fast.output], () => undefined, { limit: 100, stopGraceMs: 0 });
+    const written: RunEvent = { kind: 'written', dir: '/results/run-1' };
+    outputs.emit(written);
+    let settled = false;
+    const waiting = outputs.settled().then(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    slowGate.open();
+    await waiting;
+    expect([slow.seen, fast.seen]).toEqual([[written], [written]]);
+    // Still attached: a second directory written is heard too.
+    outputs.emit(written);
+    await outputs.settled();
+    expect(slow.seen).toHaveLength(2);
+    expect([slow.stopped(), fast.stopped()]).toEqual([0, 0]);
+  });
+
   it('asks for histograms only when an output wants them', () => {
     expect(startOutputs([recording('a').output], () => undefined).wantsHistograms).toBe(false);
     const wanting: Output = { name: 'metrics', wantsHistograms: true, event: () => undefined };

@@ -1,6 +1,6 @@
 /** The text report prints txbench's CPU once, and says when the drain gave up. */
 import { describe, expect, it } from 'vitest';
-import type { DrainReport } from '../../src/engine/engine.js';
+import type { DrainReport } from '../../src/engine/engine-result.js';
 import type { ClientCpu } from '../../src/metrics/client-cpu.js';
 import { drainWarning, formatRunSummary, formatTargetsTable } from '../../src/report/run-summary.js';
 import { aggregate } from '../../src/run/aggregate.js';

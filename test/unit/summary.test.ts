@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EngineResult, TypeStats } from '../../src/engine/engine.js';
+import type { EngineResult, TypeStats } from '../../src/engine/engine-result.js';
 import type { ProcessCpu } from '../../src/metrics/client-cpu.js';
 import { newHistogram, recordUs } from '../../src/metrics/histogram.js';
 import { typeSummaries, windowSummary, type TypeSummary } from '../../src/metrics/window-summary.js';

@@ -5,7 +5,7 @@
  * `npm run build`): a worker thread starts from a compiled module.
  */
 import { describe, expect, it } from 'vitest';
-import type { IntervalStats, Phase } from '../../dist/engine/engine.js';
+import type { IntervalStats, Phase } from '../../dist/engine/engine-result.js';
 import { RunWorkers } from '../../dist/run/threaded-engine.js';
 import { TPCC_DECK, TPCC_TRANSACTIONS } from '../../dist/workloads/tpcc/profile.js';
 

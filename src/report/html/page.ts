@@ -9,7 +9,7 @@ import type { VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { CostRow } from '../cost.js';
 import { COST_COLUMNS } from '../cost.js';
-import type { CompareRow } from '../compare.js';
+import type { CompareRow } from '../compare-rows.js';
 import type { ChartSpec, PageData } from './model.js';
 import { numbersSummary, numbersTable, PAGE_DATA_ID } from './model.js';
 import type { RunSection, Table } from './sections.js';

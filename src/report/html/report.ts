@@ -4,7 +4,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { compareRuns, differenceLines, differencesTitle, noiseSummaryLine } from '../compare.js';
+import { differenceLines, differencesTitle, noiseSummaryLine } from '../compare-differences.js';
+import { compareRuns } from '../compare-rows.js';
 import type { CompareRow } from '../compare-rows.js';
 import { costRows, type CostEntry } from '../cost.js';
 import { MIN_BATCHES } from '../../metrics/confidence.js';

@@ -1,5 +1,5 @@
 /** The messages between a run's coordinator (threaded-engine.ts) and its worker threads (run-worker.ts). */
-import type { EngineConfig, RunStatus } from '../engine/engine.js';
+import type { EngineConfig, Phase, RunStatus } from '../engine/engine.js';
 import type { TerminalSlice } from '../engine/slice.js';
 import type { Counters } from '../engine/types.js';
 import type { WireInterval, WireResult } from '../engine/wire.js';
@@ -41,7 +41,8 @@ export type StopStatus = Exclude<RunStatus, 'completed'>;
 
 export type FromRunWorker =
   | { type: 'ready' }
-  | { type: 'interval'; interval: WireInterval }
+  /** `phase`: its engine's as it cut it; the coordinator merges it with the others of its phase. */
+  | { type: 'interval'; phase: Phase; interval: WireInterval }
   | { type: 'ack'; seq: number }
   /** The worker's engine closed its window itself (a lost connection with --on-error stop). */
   | { type: 'stopped'; status: StopStatus; reason?: string | undefined }

@@ -45,7 +45,9 @@ export function serveRounds(port: MessagePort, side: WorkerSide): void {
     );
     engine = e;
     engineDone = false;
-    e.on('interval', (stats) => send({ type: 'interval', interval: encodeInterval(stats) }));
+    e.on('interval', (stats) =>
+      send({ type: 'interval', phase: stats.phase, interval: encodeInterval(stats) }),
+    );
     e.on('phase', (phase) => {
       // Only a lost connection (--on-error stop) closes the window uncommanded: the coordinator
       // then stops every other worker too; this one's result carries the reason.

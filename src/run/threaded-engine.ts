@@ -1,15 +1,22 @@
 /**
  * A run's terminals driven by several worker threads (--workers), behind the same surface as one
- * Engine: 'phase' and 'interval' events, run() → EngineResult, stop(). The main thread runs no
- * transactions: it decides when the warm-up ends, when the window closes and when an interval is
- * cut, tells every worker at once, and merges what they send back exactly (merge.ts), so merged
- * interval i is the sum of every worker's interval i and the result the sum of their results.
- * A worker that crashes or fails to set up fails the run with one line; it never hangs.
+ * Engine: 'phase', 'interval' and 'outage' events, run() → EngineResult, stop(). The main thread
+ * runs no transactions: it decides when the warm-up ends, when the window closes and when an
+ * interval is cut, tells every worker at once, and merges what they send back exactly (merge.ts),
+ * so merged interval i is the sum of every worker's interval i and the result the sum of their
+ * results; the run is out while any worker's engine sees an outage. A worker that crashes or
+ * fails to set up fails the run with one line; it never hangs.
  */
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { EngineEvents, EngineResult, Phase, RunStatus } from '../engine/engine.js';
-import { mergeIntervalParts, mergeResults, type IntervalPart } from '../engine/merge.js';
+import {
+  LiveOutages,
+  mergeIntervalParts,
+  mergeResults,
+  onRunClock,
+  type IntervalPart,
+} from '../engine/merge.js';
 import { sliceConnections, sliceTerminals, type TerminalSlice } from '../engine/slice.js';
 import type { Counters } from '../engine/types.js';
 import { decodeInterval, decodeResult } from '../engine/wire.js';
@@ -267,6 +274,7 @@ export class ThreadedEngine<C extends Counters> extends EventEmitter<EngineEvent
   private readonly sent: { phase: Phase; part: IntervalPart }[][];
   /** What goes into the next merged interval (left over from a sliver not emitted). */
   private parts: IntervalPart[] = [];
+  private readonly outages = new LiveOutages();
   private readonly results: (FromRunWorker & { type: 'result' })[] = [];
   private phaseTimer: NodeJS.Timeout | undefined;
   private intervalTimer: NodeJS.Timeout | undefined;
@@ -389,6 +397,12 @@ export class ThreadedEngine<C extends Counters> extends EventEmitter<EngineEvent
       case 'interval':
         this.sent[index]!.push({ phase: message.phase, part: decodeInterval(message.interval) });
         break;
+      case 'outage': {
+        const offsetS = (message.startedAtWallMs - this.startedAtWallMs) / 1000;
+        const outage = this.outages.note(index, message.edge, onRunClock(message.outage, offsetS));
+        if (outage !== undefined) this.emit('outage', message.edge, outage);
+        break;
+      }
       case 'ack': {
         const p = this.pending.find((x) => x.seq === message.seq);
         if (p === undefined) break;

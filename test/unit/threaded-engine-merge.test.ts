@@ -2,10 +2,12 @@
  * The coordinator over worker threads (run/threaded-engine.ts) fed its workers' messages in a
  * chosen order, through a stand-in for the threads: what each worker cut goes into the merged
  * interval of its own phase however the workers' messages interleave, so the measured intervals
- * add up to the window exactly.
+ * add up to the window exactly; and the workers' outages reach its listeners as they happen,
+ * joined as run.json joins them.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { intervalTypeStats, type EngineResult, type Phase } from '../../src/engine/engine.js';
+import type { Outage, OutageEdge } from '../../src/engine/outages.js';
 import { emptyErrorCounts, type Counters } from '../../src/engine/types.js';
 import { encodeInterval, encodeResult } from '../../src/engine/wire.js';
 import { newHistogram, recordUs, type Histogram } from '../../src/metrics/histogram.js';
@@ -58,8 +60,8 @@ function interval(phase: Phase, count: number): FromRunWorker {
   return { type: 'interval', phase, interval: encodeInterval(stats) };
 }
 
-/** A worker's result: `count` New-Orders in its window. */
-function result(count: number): FromRunWorker {
+/** A worker's result: `count` New-Orders in its window; its engine started at `startedAtWallMs`. */
+function result(count: number, outages: Outage[] = [], startedAtWallMs = 0): FromRunWorker {
   const r: EngineResult<Counters> = {
     status: 'completed',
     windowSeconds: 1,
@@ -73,12 +75,12 @@ function result(count: number): FromRunWorker {
     lateness: newHistogram(),
     drain: { limitMs: 1_000, queued: 0, inFlight: 0, abandoned: 0, oldestAgeMs: null },
     edges: { dueBefore: 0, drained: 0 },
-    outages: [],
+    outages,
   };
   return {
     type: 'result',
     result: encodeResult(r),
-    startedAtWallMs: 0,
+    startedAtWallMs,
     faults: { reconnects: 0, reconnectFailures: 0, cancelled: 0, abandoned: 0 },
     tallies: {},
   };
@@ -88,13 +90,15 @@ const ack = (seq: number): FromRunWorker => ({ type: 'ack', seq });
 
 interface Seen {
   intervals: { phase: Phase; count: number }[];
+  outages: { edge: OutageEdge; outage: Outage }[];
 }
 
 function watch(engine: ThreadedEngine<Counters>): Seen {
-  const seen: Seen = { intervals: [] };
+  const seen: Seen = { intervals: [], outages: [] };
   engine.on('interval', (s) =>
     seen.intervals.push({ phase: s.phase, count: s.perType.reduce((a, t) => a + t.count, 0) }),
   );
+  engine.on('outage', (edge, outage) => seen.outages.push({ edge, outage }));
   return seen;
 }
 
@@ -185,5 +189,53 @@ describe('ThreadedEngine: what each worker cut lands in the interval of its phas
     engine.onMessage(1, result(5));
     await running;
     expect(seen.intervals.filter((i) => i.phase === 'measure').map((i) => i.count)).toEqual([3, 7]);
+  });
+});
+
+/** A lost database from `startS` to `endS` (null: still out) on a worker engine's clock. */
+function outage(startS: number, endS: number | null, failed: number): Outage {
+  return {
+    startS,
+    endS,
+    durationS: endS === null ? 0 : endS - startS,
+    startedAt: new Date(1_800_000_000_000 + startS * 1000).toISOString(),
+    cause: 'connection',
+    failed,
+    failedByClass: { ...emptyErrorCounts(), connection: failed },
+    recovered: endS !== null,
+    error: 'ECONNRESET connection reset',
+  };
+}
+
+describe('ThreadedEngine: outages as they happen', () => {
+  it("the run is out from one worker's outage starting to the last one's ending, told as it goes, joined as in the result", async () => {
+    const pool = new StandInPool();
+    const engine = new ThreadedEngine<Counters>(pool, config, () => ({}));
+    const seen = watch(engine);
+    const origin = Date.now();
+    const running = engine.run();
+    // Worker 1's engine started 0.1 s after the coordinator, worker 2's with it.
+    const at = [origin + 100, origin];
+    const told = (index: number, edge: OutageEdge, o: Outage): void =>
+      engine.onMessage(index, { type: 'outage', edge, outage: o, startedAtWallMs: at[index]! });
+    told(0, 'start', outage(1, null, 1));
+    expect(seen.outages.map((o) => [o.edge, o.outage.startS])).toEqual([['start', 1.1]]);
+    told(1, 'start', outage(1.5, null, 1));
+    told(0, 'end', outage(1, 2, 3));
+    // Worker 2 is still cut off: the run is still out.
+    expect(seen.outages).toHaveLength(1);
+    told(1, 'end', outage(1.5, 3, 2));
+    expect(seen.outages.map((o) => o.edge)).toEqual(['start', 'end']);
+    const ended = seen.outages[1]!.outage;
+    expect(ended).toMatchObject({ startS: 1.1, endS: 3, durationS: 1.9, failed: 5, recovered: true });
+
+    vi.advanceTimersByTime(500);
+    engine.endWindow();
+    const close = pool.seqOf('close');
+    for (const index of [0, 1]) engine.onMessage(index, ack(close));
+    engine.onMessage(0, result(0, [outage(1, 2, 3)], at[0]));
+    engine.onMessage(1, result(0, [outage(1.5, 3, 2)], at[1]));
+    const merged = await running;
+    expect(merged.outages).toEqual([ended]);
   });
 });

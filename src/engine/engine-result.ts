@@ -3,7 +3,7 @@
  * measured window, what the drain left, what straddled the window's edges, the outages).
  */
 import type { Histogram } from '../metrics/histogram.js';
-import type { Outage } from './outages.js';
+import type { Outage, OutageEdge } from './outages.js';
 import type { Counters, ErrorClass } from './types.js';
 
 export type Phase = 'warmup' | 'measure' | 'drain' | 'done';
@@ -120,4 +120,6 @@ export function intervalTypeStats(count: number, errors: number, h: Histogram): 
 export interface EngineEvents {
   phase: [phase: Phase];
   interval: [stats: IntervalStats];
+  /** An outage as it opens and as it ends (the result's `outages` list them all at the end). */
+  outage: [edge: OutageEdge, outage: Outage];
 }

@@ -102,7 +102,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
       const now = performance.now();
       this.startedAt = now;
       this.lastIntervalAt = now;
-      this.outages = new OutageTracker(now, Date.now());
+      this.outages = new OutageTracker(now, Date.now(), (edge, outage) => this.emit('outage', edge, outage));
       if (!this.accepting) {
         // Stopped before it started (Ctrl-C during set-up): nothing to run.
         this.done();

@@ -12,7 +12,7 @@ import {
   type RunStatus,
   type TypeStats,
 } from './engine-result.js';
-import type { Outage } from './outages.js';
+import type { Outage, OutageEdge } from './outages.js';
 import { emptyErrorCounts, ERROR_CLASSES, type Counters, type ErrorClass } from './types.js';
 
 /** One slice's share of an interval: what a worker's engine counted since its previous one. */
@@ -105,14 +105,7 @@ function addSlice(
  */
 export function mergeOutages(slices: readonly { outages: readonly Outage[]; offsetS: number }[]): Outage[] {
   const all = slices
-    .flatMap((s) =>
-      s.outages.map((o) => ({
-        ...o,
-        startS: round3(o.startS + s.offsetS),
-        endS: o.endS === null ? null : round3(o.endS + s.offsetS),
-        failedByClass: { ...o.failedByClass },
-      })),
-    )
+    .flatMap((s) => s.outages.map((o) => onRunClock(o, s.offsetS)))
     .sort((a, b) => a.startS - b.startS);
   const merged: Outage[] = [];
   let endAt = -Infinity;
@@ -124,14 +117,60 @@ export function mergeOutages(slices: readonly { outages: readonly Outage[]; offs
       endAt = oEnd;
       continue;
     }
-    endAt = Math.max(endAt, oEnd);
-    last.failed += o.failed;
-    for (const cls of ERROR_CLASSES) last.failedByClass[cls] += o.failedByClass[cls];
-    last.recovered = last.recovered && o.recovered;
-    last.durationS = round3(endAt - last.startS);
-    last.endS = last.recovered ? round3(endAt) : null;
+    endAt = absorb(last, o, endAt);
   }
   return merged;
+}
+
+/** A slice's outage on the run's clock (a copy): the slice's engine started `offsetS` seconds after the run's origin. */
+export function onRunClock(o: Outage, offsetS: number): Outage {
+  return {
+    ...o,
+    startS: round3(o.startS + offsetS),
+    endS: o.endS === null ? null : round3(o.endS + offsetS),
+    failedByClass: { ...o.failedByClass },
+  };
+}
+
+/** Adds `o` into the joined outage `into`, which so far ends at `endAt`; returns where it ends now. */
+function absorb(into: Outage, o: Outage, endAt: number): number {
+  const end = Math.max(endAt, o.startS + o.durationS);
+  into.failed += o.failed;
+  for (const cls of ERROR_CLASSES) into.failedByClass[cls] += o.failedByClass[cls];
+  into.recovered = into.recovered && o.recovered;
+  into.durationS = round3(end - into.startS);
+  into.endS = into.recovered ? round3(end) : null;
+  return end;
+}
+
+/**
+ * The run's outages as they happen, from its slices' edges as each slice tells them: the run is
+ * out from a slice's outage opening while no other is open to the last open one ending, as
+ * `mergeOutages` joins them afterwards (overlapping stretches are one outage).
+ */
+export class LiveOutages {
+  private readonly open = new Set<number>();
+  /** The slices' outages that ended within the stretch open now. */
+  private ended: Outage[] = [];
+
+  /** Slice `slice`'s outage at `edge`, on the run's clock: the run's own edge when it makes one. */
+  note(slice: number, edge: OutageEdge, outage: Outage): Outage | undefined {
+    if (edge === 'start') {
+      if (this.open.has(slice)) return undefined;
+      this.open.add(slice);
+      if (this.open.size > 1) return undefined;
+      this.ended = [];
+      return outage;
+    }
+    if (!this.open.delete(slice)) return undefined;
+    this.ended.push(outage);
+    if (this.open.size > 0) return undefined;
+    const [first, ...rest] = [...this.ended].sort((a, b) => a.startS - b.startS);
+    const joined = { ...first!, failedByClass: { ...first!.failedByClass } };
+    let endAt = joined.startS + joined.durationS;
+    for (const o of rest) endAt = absorb(joined, o, endAt);
+    return joined;
+  }
 }
 
 /** How the whole run ended: the gravest of its slices' endings. */

@@ -40,6 +40,9 @@ export interface Outage {
   serverLog?: string | undefined;
 }
 
+/** Where an outage is as it is told live: it has just opened, or just ended. */
+export type OutageEdge = 'start' | 'end';
+
 /** An error as an outage names it: "57P01 terminating connection due to administrator command". */
 export function errorText(err: unknown): string | undefined {
   if (err === undefined) return undefined;
@@ -60,10 +63,13 @@ export class OutageTracker {
   /**
    * @param originMs performance.now() at the start of the run
    * @param originWallMs Date.now() at the same moment
+   * @param onEdge hears each outage as it opens and as it ends (a copy: the tracker's own goes on
+   *   counting); an outage still open at the end of the run has no end edge
    */
   constructor(
     private readonly originMs: number,
     private readonly originWallMs: number,
+    private readonly onEdge?: (edge: OutageEdge, outage: Outage) => void,
   ) {}
 
   /** `serverFault`: the error says the database cannot work at all (its disk full): it opens one too. */
@@ -93,6 +99,7 @@ export class OutageTracker {
     }
     o.failed++;
     o.failedByClass[cls]++;
+    if (o.failed === 1) this.onEdge?.('start', copyOf(o));
   }
 
   success(nowMs: number): void {
@@ -129,7 +136,12 @@ export class OutageTracker {
     this.current = undefined;
     this.settlingSinceMs = undefined;
     this.open = false;
+    this.onEdge?.('end', copyOf(o));
   }
+}
+
+function copyOf(o: Outage): Outage {
+  return { ...o, failedByClass: { ...o.failedByClass } };
 }
 
 function round3(x: number): number {

@@ -176,6 +176,10 @@ export async function measure(
       outputs.emit({ kind: 'interval', target, interval: record, perType });
     });
   });
+  // As it happens, in its place among the intervals (those before it delivered first).
+  engine.on('outage', (edge, outage) => {
+    delivered = delivered.then(() => outputs.emit({ kind: 'outage', target, edge, outage }));
+  });
   run.engineReady(engine);
   const result = await engine.run();
   const [c0, c1, tx0, tx1, window] = await Promise.all([
@@ -186,10 +190,6 @@ export async function measure(
     watched,
   ]);
   await delivered;
-  for (const outage of result.outages) {
-    outputs.emit({ kind: 'outage', target, edge: 'start', outage });
-    if (outage.endS !== null) outputs.emit({ kind: 'outage', target, edge: 'end', outage });
-  }
   const measurement: Measurement = {
     windowSeconds: result.windowSeconds,
     counts: result.perType.map((t) => t.count),

@@ -1,6 +1,7 @@
 /** The messages between a run's coordinator (threaded-engine.ts) and its worker threads (run-worker.ts). */
 import type { EngineConfig } from '../engine/engine-config.js';
-import type { RunStatus } from '../engine/engine-result.js';
+import type { Phase, RunStatus } from '../engine/engine-result.js';
+import type { Outage, OutageEdge } from '../engine/outages.js';
 import type { TerminalSlice } from '../engine/slice.js';
 import type { Counters } from '../engine/types.js';
 import type { WireInterval, WireResult } from '../engine/wire.js';
@@ -42,7 +43,10 @@ export type StopStatus = Exclude<RunStatus, 'completed'>;
 
 export type FromRunWorker =
   | { type: 'ready' }
-  | { type: 'interval'; interval: WireInterval }
+  /** `phase`: its engine's as it cut it; the coordinator merges it with the others of its phase. */
+  | { type: 'interval'; phase: Phase; interval: WireInterval }
+  /** Its engine's outage opened or ended; `startedAtWallMs` as in `result`, for its clock. */
+  | { type: 'outage'; edge: OutageEdge; outage: Outage; startedAtWallMs: number }
   | { type: 'ack'; seq: number }
   /** The worker's engine closed its window itself (a lost connection with --on-error stop). */
   | { type: 'stopped'; status: StopStatus; reason?: string | undefined }

@@ -1,15 +1,22 @@
 /**
  * A run's terminals driven by several worker threads (--workers), behind the same surface as one
- * Engine: 'phase' and 'interval' events, run() → EngineResult, stop(). The main thread runs no
- * transactions: it decides when the warm-up ends, when the window closes and when an interval is
- * cut, tells every worker at once, and merges what they send back exactly (merge.ts), so merged
- * interval i is the sum of every worker's interval i and the result the sum of their results.
- * A worker that crashes or fails to set up fails the run with one line; it never hangs.
+ * Engine: 'phase', 'interval' and 'outage' events, run() → EngineResult, stop(). The main thread
+ * runs no transactions: it decides when the warm-up ends, when the window closes and when an
+ * interval is cut, tells every worker at once, and merges what they send back exactly (merge.ts),
+ * so merged interval i is the sum of every worker's interval i and the result the sum of their
+ * results; the run is out while any worker's engine sees an outage. A worker that crashes or
+ * fails to set up fails the run with one line; it never hangs.
  */
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { EngineEvents, EngineResult, Phase, RunStatus } from '../engine/engine-result.js';
-import { mergeIntervalParts, mergeResults, type IntervalPart } from '../engine/merge.js';
+import {
+  LiveOutages,
+  mergeIntervalParts,
+  mergeResults,
+  onRunClock,
+  type IntervalPart,
+} from '../engine/merge.js';
 import { sliceConnections, sliceTerminals, type TerminalSlice } from '../engine/slice.js';
 import type { Counters } from '../engine/types.js';
 import { decodeInterval, decodeResult } from '../engine/wire.js';
@@ -19,13 +26,21 @@ import type { WorkerSlice } from '../results/worker-slice.js';
 import type { FromRunWorker, StopStatus, ToRunWorker, WorkerEngineConfig } from './run-worker-protocol.js';
 
 /** How a message from worker `index` reaches the engine round it belongs to. */
-interface Round {
+export interface Round {
   onMessage(index: number, message: FromRunWorker): void;
   abort(err: Error): void;
 }
 
+/** What an engine round needs of the workers: RunWorkers, or a test's stand-in. */
+export interface WorkerPool {
+  readonly size: number;
+  attach(round: Round): void;
+  detach(round: Round): void;
+  send(message: ToRunWorker): void;
+}
+
 /** The worker threads of one target, set up once and driven through one or more rounds. */
-export class RunWorkers {
+export class RunWorkers implements WorkerPool {
   private round: Round | undefined;
   private failure: Error | undefined;
   private ending = false;
@@ -233,7 +248,11 @@ interface Pending {
   /** It opens or closes the window: the interval it cuts is emitted however short. */
   edge: boolean;
   acks: number;
+  /** What the workers that acknowledged it so far cut for it. */
+  parts: IntervalPart[];
 }
+
+const PHASE_ORDER: readonly Phase[] = ['warmup', 'measure', 'drain', 'done'];
 
 export class ThreadedEngine<C extends Counters> extends EventEmitter<EngineEvents> implements Round {
   private phase: Phase = 'warmup';
@@ -246,8 +265,16 @@ export class ThreadedEngine<C extends Counters> extends EventEmitter<EngineEvent
   private windowEnd = Infinity;
   private seq = 0;
   private readonly pending: Pending[] = [];
-  /** What each worker has sent since the last merged interval. */
+  /**
+   * What each worker has sent since its last acknowledgement, with the phase its engine cut it
+   * in. A worker's messages arrive in order, but not in step with the others': a quick worker may
+   * have cut its drain's interval (its engine drained and ended) before a slower one acknowledges
+   * the window's close; that interval must wait for a command of the drain.
+   */
+  private readonly sent: { phase: Phase; part: IntervalPart }[][];
+  /** What goes into the next merged interval (left over from a sliver not emitted). */
   private parts: IntervalPart[] = [];
+  private readonly outages = new LiveOutages();
   private readonly results: (FromRunWorker & { type: 'result' })[] = [];
   private phaseTimer: NodeJS.Timeout | undefined;
   private intervalTimer: NodeJS.Timeout | undefined;
@@ -255,11 +282,12 @@ export class ThreadedEngine<C extends Counters> extends EventEmitter<EngineEvent
   private reject: ((err: Error) => void) | undefined;
 
   constructor(
-    private readonly pool: RunWorkers,
+    private readonly pool: WorkerPool,
     private readonly config: WorkerEngineConfig,
     private readonly zero: () => C,
   ) {
     super();
+    this.sent = Array.from({ length: pool.size }, () => []);
   }
 
   run(): Promise<EngineResult<C>> {
@@ -351,7 +379,7 @@ export class ThreadedEngine<C extends Counters> extends EventEmitter<EngineEvent
 
   private command(message: Extract<ToRunWorker, { seq: number }>, phase: Phase, atMs: number): void {
     message.seq = ++this.seq;
-    this.pending.push({ seq: message.seq, phase, atMs, acks: 0, edge: message.type !== 'tick' });
+    this.pending.push({ seq: message.seq, phase, atMs, acks: 0, edge: message.type !== 'tick', parts: [] });
     this.pool.send(message);
   }
 
@@ -367,13 +395,22 @@ export class ThreadedEngine<C extends Counters> extends EventEmitter<EngineEvent
   onMessage(index: number, message: FromRunWorker): void {
     switch (message.type) {
       case 'interval':
-        this.parts.push(decodeInterval(message.interval));
+        this.sent[index]!.push({ phase: message.phase, part: decodeInterval(message.interval) });
         break;
+      case 'outage': {
+        const offsetS = (message.startedAtWallMs - this.startedAtWallMs) / 1000;
+        const outage = this.outages.note(index, message.edge, onRunClock(message.outage, offsetS));
+        if (outage !== undefined) this.emit('outage', message.edge, outage);
+        break;
+      }
       case 'ack': {
         const p = this.pending.find((x) => x.seq === message.seq);
-        if (p !== undefined && ++p.acks === this.pool.size) {
+        if (p === undefined) break;
+        p.parts.push(...this.cutFor(index, p.phase));
+        if (++p.acks === this.pool.size) {
           // Each worker acknowledges in order, so commands complete in order: p is the oldest.
           this.pending.splice(this.pending.indexOf(p), 1);
+          this.parts.push(...p.parts);
           this.emitMerged(p.atMs, p.phase, p.edge);
         }
         break;
@@ -388,6 +425,19 @@ export class ThreadedEngine<C extends Counters> extends EventEmitter<EngineEvent
         break;
     }
     this.finishIfDone();
+  }
+
+  /**
+   * What worker `index` cut for a command of `phase`: its intervals since its previous
+   * acknowledgement up to that phase. One of a later phase (its engine already drained, or closed
+   * its window itself on a lost connection) waits for a command of its own phase.
+   */
+  private cutFor(index: number, phase: Phase): IntervalPart[] {
+    const sent = this.sent[index]!;
+    const upTo = PHASE_ORDER.indexOf(phase);
+    let n = 0;
+    while (n < sent.length && PHASE_ORDER.indexOf(sent[n]!.phase) <= upTo) n++;
+    return sent.splice(0, n).map((s) => s.part);
   }
 
   /** @internal (RunWorkers) */
@@ -413,6 +463,7 @@ export class ThreadedEngine<C extends Counters> extends EventEmitter<EngineEvent
     const results = this.results;
     if (results.filter((r) => r !== undefined).length < this.pool.size) return;
     this.clearTimers();
+    for (const sent of this.sent) this.parts.push(...sent.splice(0).map((s) => s.part));
     this.emitMerged(performance.now(), 'drain');
     this.phase = 'done';
     this.pool.detach(this);

@@ -45,14 +45,17 @@ export function serveRounds(port: MessagePort, side: WorkerSide): void {
     );
     engine = e;
     engineDone = false;
-    e.on('interval', (stats) => send({ type: 'interval', interval: encodeInterval(stats) }));
+    const startedAtWallMs = Date.now();
+    e.on('interval', (stats) =>
+      send({ type: 'interval', phase: stats.phase, interval: encodeInterval(stats) }),
+    );
+    e.on('outage', (edge, outage) => send({ type: 'outage', edge, outage, startedAtWallMs }));
     e.on('phase', (phase) => {
       // Only a lost connection (--on-error stop) closes the window uncommanded: the coordinator
       // then stops every other worker too; this one's result carries the reason.
       if (phase === 'drain' && !commanded) send({ type: 'stopped', status: 'failed' });
     });
     if (message.stop) e.stop(message.stop.status, message.stop.reason);
-    const startedAtWallMs = Date.now();
     void e.run().then((result) => {
       engineDone = true;
       send({

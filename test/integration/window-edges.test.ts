@@ -54,20 +54,20 @@ async function measure(flags: string[]): Promise<Measured> {
 }
 
 /** The measured intervals add up to the window: counts and errors per type, seconds, TPS. */
-/**
- * `slack`: how far a type's interval sum may stray from its window count. 0 for one engine. Over
- * worker threads a fresh-clone CI once saw Payment at 2,025 in the intervals against 2,024 in the
- * window (2026-12-04): a transaction settling between a worker's last interval cut and its window
- * close, a known bug to fix in the threaded engine; until then one per worker is allowed there.
- */
-function expectIntervalsAddUp({ run, intervals }: Measured, slack = 0): void {
+function expectIntervalsAddUp({ run, intervals }: Measured): void {
   const measured = intervals.filter((i) => i.phase === 'measure');
   expect(measured.length).toBeGreaterThanOrEqual(3);
   for (const [key, t] of Object.entries(run.transactions)) {
     const sum = (pick: (c: { count: number; errors: number }) => number): number =>
       measured.reduce((a, i) => a + pick(i.perType[key] ?? { count: 0, errors: 0 }), 0);
-    expect(Math.abs(sum((c) => c.count) - t.count), key).toBeLessThanOrEqual(slack);
-    expect(Math.abs(sum((c) => c.errors) - t.errors), key).toBeLessThanOrEqual(slack);
+    expect(
+      sum((c) => c.count),
+      key,
+    ).toBe(t.count);
+    expect(
+      sum((c) => c.errors),
+      key,
+    ).toBe(t.errors);
   }
   const total = Object.values(run.transactions).reduce((a, t) => a + t.count, 0);
   expect(run.summary.transactions).toBe(total);
@@ -114,7 +114,7 @@ describe('the measured window and its intervals', () => {
       'r-workers',
     ]);
     expect(m.run.config.workers).toBe(2);
-    expectIntervalsAddUp(m, 2);
+    expectIntervalsAddUp(m);
     expect(m.run.windowEdges!.dueBefore).toBeGreaterThan(0);
   }, 180_000);
 

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
 import type { EngineConfig } from '../../src/engine/engine-config.js';
 import type { EngineResult, IntervalStats, Phase } from '../../src/engine/engine-result.js';
+import type { Outage, OutageEdge } from '../../src/engine/outages.js';
 import {
   RetriesExhaustedError,
   type ErrorClass,
@@ -145,7 +146,9 @@ function engineConfig(overrides: Partial<EngineConfig> = {}): EngineConfig {
 interface Recorded {
   result: EngineResult<Counters>;
   events: (
-    { kind: 'phase'; phase: Phase; at: number } | { kind: 'interval'; stats: IntervalStats; at: number }
+    | { kind: 'phase'; phase: Phase; at: number }
+    | { kind: 'interval'; stats: IntervalStats; at: number }
+    | { kind: 'outage'; edge: OutageEdge; outage: Outage; at: number }
   )[];
 }
 
@@ -159,6 +162,7 @@ async function runEngine(
   const events: Recorded['events'] = [];
   engine.on('phase', (phase) => events.push({ kind: 'phase', phase, at: performance.now() }));
   engine.on('interval', (stats) => events.push({ kind: 'interval', stats, at: performance.now() }));
+  engine.on('outage', (edge, outage) => events.push({ kind: 'outage', edge, outage, at: performance.now() }));
   const running = engine.run();
   during?.(engine);
   const result = await running;
@@ -627,7 +631,7 @@ describe('Engine: scheduler lateness', () => {
 });
 
 describe('Engine: errors', () => {
-  it('stopOnLostConnection false (--on-error continue): the run goes on; intervals carry failures by class; the outage is an event', async () => {
+  it('stopOnLostConnection false (--on-error continue): the run goes on; intervals carry failures by class; the outage is an event as it starts and ends', async () => {
     const lost = Object.assign(new Error('connection reset'), { code: 'ECONNRESET' });
     // Calls 40 to 59 fail as lost connections, then the database is back.
     const ex = new StandIn({
@@ -658,6 +662,14 @@ describe('Engine: errors', () => {
     expect(o).toMatchObject({ cause: 'connection', failed: 20, recovered: true });
     expect(o!.durationS).toBeGreaterThan(0);
     expect(o!.durationS).toBeLessThan(0.6);
+    // Told as it happened, inside the window, not when the run ended; its end as the result has it.
+    const told = events.flatMap((e) =>
+      e.kind === 'outage' ? [e.edge] : e.kind === 'phase' ? [e.phase] : [],
+    );
+    expect(told).toEqual(['warmup', 'measure', 'start', 'end', 'drain', 'done']);
+    const edges = events.flatMap((e) => (e.kind === 'outage' ? [e.outage] : []));
+    expect(edges[0]).toMatchObject({ startS: o!.startS, endS: null, failed: 1, recovered: false });
+    expect(edges[1]).toEqual(o);
   });
 
   it('an error classified "connection" stops the run as failed', async () => {
@@ -768,7 +780,7 @@ describe('Engine: intervals', () => {
     const intervals: IntervalStats[] = [];
     for (const e of events) {
       if (e.kind === 'phase') phase = e.phase;
-      else {
+      else if (e.kind === 'interval') {
         // An interval carries the phase it measured: the one announced last before it.
         expect(e.stats.phase).toBe(phase);
         intervals.push(e.stats);

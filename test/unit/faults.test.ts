@@ -1,6 +1,6 @@
 /** The reconnect backoff policy and the outage bookkeeping, as plain functions of their inputs. */
 import { describe, expect, it } from 'vitest';
-import { OutageTracker } from '../../src/engine/outages.js';
+import { OutageTracker, SERVER_SETTLE_MS } from '../../src/engine/outages.js';
 import { formatOutage } from '../../src/report/outage-line.js';
 import { backoffMs, DEFAULT_BACKOFF } from '../../src/workloads/backoff.js';
 
@@ -69,6 +69,34 @@ describe('OutageTracker', () => {
     expect(list.map((o) => [o.startS, o.endS, o.durationS, o.cause, o.recovered])).toEqual([
       [1, 3, 2, 'timeout', true],
       [5, null, 3.5, 'connection', false],
+    ]);
+  });
+
+  it('tells each outage as it opens and as it ends, as its list has it; one still open has no end', () => {
+    const told: [string, number, number | null, number][] = [];
+    const t = new OutageTracker(origin, wall, (edge, o) => told.push([edge, o.startS, o.endS, o.failed]));
+    t.failure(origin + 1000, 'timeout');
+    t.failure(origin + 1500, 'deadlock');
+    expect(told).toEqual([['start', 1, null, 1]]);
+    t.success(origin + 3000);
+    // A disk-full server: over only once its successes have lasted SERVER_SETTLE_MS.
+    t.failure(origin + 4000, 'other', undefined, true);
+    t.success(origin + 5000);
+    expect(told).toHaveLength(3);
+    t.success(origin + 5000 + SERVER_SETTLE_MS);
+    t.failure(origin + 30_000, 'connection');
+    const list = t.outages(origin + 31_000);
+    expect(told).toEqual([
+      ['start', 1, null, 1],
+      ['end', 1, 3, 2],
+      ['start', 4, null, 1],
+      ['end', 4, 5, 1],
+      ['start', 30, null, 1],
+    ]);
+    expect(list.map((o) => [o.startS, o.endS, o.failed])).toEqual([
+      [1, 3, 2],
+      [4, 5, 1],
+      [30, null, 1],
     ]);
   });
 

@@ -1,6 +1,7 @@
 import postgres from 'postgres';
 import { DatabaseError, errorMessage } from '../../errors.js';
 import { redactText, redactUrl } from '../../util/redact.js';
+import { builtInArrayTypes } from './array-types.js';
 import type { SocketJar } from './sockets.js';
 import { postgresTls } from './tls.js';
 
@@ -17,7 +18,12 @@ export interface ConnectOptions {
   sockets?: SocketJar | undefined;
 }
 
-/** Opens a lazy postgres.js pool; statements are prepared once per connection and reused. */
+/**
+ * Opens a lazy postgres.js pool; statements are prepared once per connection and reused. Reserve
+ * a connection only once the pool has one open (a query first, as `connectChecked` runs):
+ * without the type lookup, postgres.js 3.4.9 never settles a `reserve()` that has to open its
+ * connection (porsager/postgres#751).
+ */
 export function connect(url: string, options: ConnectOptions): Sql {
   const tls = postgresTls(url);
   return postgres(tls.url, {
@@ -30,8 +36,10 @@ export function connect(url: string, options: ConnectOptions): Sql {
     ...(tls.ssl ? { ssl: tls.ssl } : {}),
     // postgres.js takes a socket factory (`socket`) that its type declarations leave out.
     ...(options.sockets ? ({ socket: options.sockets.open } as object) : {}),
+    // No pg_type lookup on each new connection (array-types.ts): the array types are given.
     // Money stays exact: numerics come back as strings and are parsed where arithmetic needs them.
-    types: {},
+    fetch_types: false,
+    types: builtInArrayTypes(),
   });
 }
 

@@ -36,13 +36,10 @@ interface Slot {
 /**
  * Opens a slot's instance and reserves its connection, learning the backend's cancel key. With
  * `timeoutMs`, postgres.js's connect timeout bounds the attempt (a server that accepts and never
- * answers); one that refuses outright is retried inside postgres.js until the executor gives up
- * on the attempt and a later one supersedes it (`reconnect`). The instance is not destroyed
- * while it may still be connecting: postgres.js 3.4.9 then rejects its internal array-type
- * query with nobody to catch it.
+ * answers); an attempt the executor gave up on is dropped when it ends, superseded by a later
+ * one (`reconnect`).
  */
 async function openSlot(url: string, timeoutMs?: number): Promise<Slot> {
-  ignoreLostTypeFetches();
   const closed = { now: false };
   const sockets = new SocketJar();
   const sql = connect(url, {
@@ -52,11 +49,13 @@ async function openSlot(url: string, timeoutMs?: number): Promise<Slot> {
     onclose: () => (closed.now = true),
   });
   try {
-    const conn = await sql.reserve();
-    // The query's `state` is the backend's key data (pid, secret), what a cancel request needs.
-    const probe = conn.unsafe('select 1');
+    // The probe opens the connection before it is reserved (connect.ts: a reserve() that has to
+    // open it never settles). Its `state` is the backend's key data (pid, secret), what a cancel
+    // request needs: the instance has this one connection.
+    const probe = sql.unsafe('select 1');
     await probe;
     const key = (probe as unknown as { state?: BackendKey | null }).state ?? undefined;
+    const conn = await sql.reserve();
     // Closes while connecting (postgres.js retries them) say nothing about the connection now open.
     closed.now = false;
     return { sql, conn, key, closed, sockets };
@@ -65,27 +64,6 @@ async function openSlot(url: string, timeoutMs?: number): Promise<Slot> {
     sockets.destroyAll();
     throw err;
   }
-}
-
-let typeFetchGuard = false;
-
-/**
- * postgres.js 3.4.9 fetches the array types on each new connection from a handler that does not
- * catch (connection.js `fetchArrayTypes`): a connection lost at that moment — a server restarted
- * or a network cut while a slot reconnects — becomes an unhandled rejection that would end the
- * process. Only that rejection is ignored (the connection attempt fails on its own); any other
- * is thrown again, as Node would.
- */
-function ignoreLostTypeFetches(): void {
-  if (typeFetchGuard) return;
-  typeFetchGuard = true;
-  process.on('unhandledRejection', (reason) => {
-    const e = reason as { code?: unknown; query?: unknown } | null;
-    const code = typeof e?.code === 'string' ? e.code : '';
-    if (/^CONNECTION_/.test(code) && typeof e?.query === 'string' && e.query.includes('pg_catalog.pg_type'))
-      return;
-    throw reason;
-  });
 }
 
 /**

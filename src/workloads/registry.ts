@@ -3,7 +3,7 @@
  * workload file (`./bench/kv.ts`, `.js`, `.mjs`), which is loaded at run time: `.ts` through jiti
  * (a maintained TypeScript loader), JavaScript with Node's own import. Everything outside
  * workloads/ reaches workloads only through here. Each workload module is imported on first use,
- * so a TPC-B run never loads TPC-C's code.
+ * so a TPC-B run never loads TPC-C's code; Node's module cache makes a second import of it cheap.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -29,23 +29,13 @@ export function isWorkloadPath(ref: string): boolean {
   return USER_FILE.test(ref) || ref.includes('/') || ref.includes(path.sep);
 }
 
-const loaded = new Map<string, Promise<Workload>>();
-
 /**
  * The workload `ref` names: a built-in name, or a file path (relative to the current directory).
  * Bad references are one-line usage errors (exit 2): an unknown name (with the list), a missing
  * file, a file that does not compile, a file that exports no workload.
  */
 export function findWorkload(ref: string = DEFAULT_WORKLOAD): Promise<Workload> {
-  const key = isWorkloadPath(ref) ? path.resolve(ref) : ref;
-  let found = loaded.get(key);
-  if (found === undefined) {
-    found = isWorkloadPath(ref) ? loadFile(ref, key) : builtIn(ref);
-    loaded.set(key, found);
-    // A failed look-up is not cached: the next caller gets the same clear error afresh.
-    found.catch(() => loaded.delete(key));
-  }
-  return found;
+  return isWorkloadPath(ref) ? loadFile(ref, path.resolve(ref)) : builtIn(ref);
 }
 
 /** What a loader worker thread passes to find the same workload: the name, or the absolute path. */

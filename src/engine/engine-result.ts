@@ -120,4 +120,6 @@ export function intervalTypeStats(count: number, errors: number, h: Histogram): 
 export interface EngineEvents {
   phase: [phase: Phase];
   interval: [stats: IntervalStats];
+  /** Every scripted terminal is done and idle, under `externalPhases` (EngineConfig.script). */
+  scriptsDone: [];
 }

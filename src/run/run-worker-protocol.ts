@@ -9,7 +9,7 @@ import type { OptionValues } from '../workloads/workload.js';
 /** What a worker needs to set up its slice: the same workload, options, record and seed as the main thread. */
 export interface RunWorkerInit {
   url: string;
-  /** The workload's name, or the absolute path of its file (registry.ts `workloadRef`). */
+  /** The workload's name, the absolute path of its file, or its ref (registry.ts `workloadRef`). */
   workload: string;
   workloadOptions: OptionValues;
   /** What was loaded, as the main thread read it. */
@@ -43,6 +43,8 @@ export type FromRunWorker =
   | { type: 'ready' }
   | { type: 'interval'; interval: WireInterval }
   | { type: 'ack'; seq: number }
+  /** Every scripted terminal of its slice is done (a replay): the window closes once every worker's are. */
+  | { type: 'scriptsDone' }
   /** The worker's engine closed its window itself (a lost connection with --on-error stop). */
   | { type: 'stopped'; status: StopStatus; reason?: string | undefined }
   | {

@@ -3,16 +3,18 @@
  * file replayed by `txbench replay` prints the device line, serves the live dashboard
  * (--dashboard) and the Prometheus endpoint (--metrics-port) while it goes on, honours
  * --on-error as `txbench run` documents it (continue: a lost connection fails its statement and
- * the session goes on, on a new one; stop: the replay ends there, exit 3), and writes report.html
- * into its run directory.
+ * the session goes on, on a new one; stop: the replay ends there, exit 3), writes report.html
+ * into its run directory, and drives its sessions over worker threads (--workers), each session
+ * on one thread.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../free-port.js';
 import { makeTempDir, removeDir, spawnCli, startTempServer, type TempServer } from './helpers.js';
-import { replayCli, runJsonOf, writeWorkload, type Captured } from './replay-fixture.js';
+import { freshDatabase, replayCli, runJsonOf, writeWorkload, type Captured } from './replay-fixture.js';
 import { expectValidRunDir, runDirOf } from './run-dir-schema.js';
 
 let server: TempServer;
@@ -31,6 +33,16 @@ afterAll(async () => {
 /** A workload file of one PostgreSQL session: its statements at their offsets (ms), all succeeded. */
 function workloadFile(name: string, statements: Captured[]): Promise<string> {
   return writeWorkload(path.join(dir, name), [statements]);
+}
+
+/** What the workers test reads of a replay's run.json. */
+interface WorkersRun {
+  config: { workers: number; workerSlices: { count: number }[] };
+  fidelity: {
+    statements: Record<string, number>;
+    transactions: { captured: number; replayed: number };
+    templates: { id: string; captured: { count: number }; replayed: { count: number } }[];
+  };
 }
 
 /** Writes spread over about `seconds` (two a second), so that the replay lasts that long. */
@@ -141,4 +153,59 @@ describe('txbench replay on the run path', () => {
     // `select 2` and `select 3` were never sent.
     expect(run.fidelity.statements.replayed).toBe(2);
   }, 180_000);
+
+  it('--workers 2: every session replayed once, in its order, on one connection; the same statements as over one worker', async () => {
+    // Four sessions, two a worker, at once: each inserts its steps in order, naming its
+    // connection, then counts them.
+    const sessions = [1, 2, 3, 4].map((s): Captured[] => [
+      ...[1, 2, 3, 4].map((seq): Captured => [
+        seq * 40 + s,
+        `insert into worked (session, seq, pid) values (${s}, ${seq}, pg_backend_pid())`,
+      ]),
+      [200 + s, `select count(*) from worked where session = ${s}`],
+    ]);
+    const file = await writeWorkload(path.join(dir, 'sessions.ndjson'), sessions);
+    const replayOver = async (
+      workers: number,
+    ): Promise<{
+      runDir: string;
+      run: WorkersRun;
+      rows: { session: number; seq: number; pid: number }[];
+    }> => {
+      const db = await freshDatabase(server.url, `over_${workers}_workers`);
+      const sql = postgres(db, { max: 1, onnotice: () => undefined });
+      try {
+        await sql.unsafe('create table worked (n bigserial primary key, session int, seq int, pid int)');
+        const r = await replayCli(dir, file, db, ['--workers', String(workers)]);
+        expect(r.code, r.stderr).toBe(0);
+        const rows = await sql<{ session: number; seq: number; pid: number }[]>`
+          select session, seq, pid from worked order by n`;
+        return { runDir: runDirOf(r.stdout), run: await runJsonOf<WorkersRun>(r.stdout), rows: [...rows] };
+      } finally {
+        await sql.end();
+      }
+    };
+    const one = await replayOver(1);
+    const two = await replayOver(2);
+    expect(one.run.config.workers).toBe(1);
+    expect(two.run.config.workers).toBe(2);
+    expect(two.run.config.workerSlices.map((s) => s.count)).toEqual([2, 2]);
+    await expectValidRunDir(two.runDir, 'run');
+    const counts = (run: WorkersRun): Record<string, number> =>
+      Object.fromEntries(run.fidelity.templates.map((t) => [t.id, t.replayed.count]));
+    expect(two.run.fidelity.statements).toMatchObject({ captured: 20, replayed: 20, asCaptured: 20 });
+    expect(two.run.fidelity.statements).toEqual(one.run.fidelity.statements);
+    expect(two.run.fidelity.transactions).toEqual({ captured: 20, replayed: 20 });
+    expect(two.run.fidelity.transactions).toEqual(one.run.fidelity.transactions);
+    expect(counts(two.run)).toEqual(counts(one.run));
+    for (const t of two.run.fidelity.templates) expect(t.replayed.count, t.id).toBe(t.captured.count);
+    for (const { rows } of [one, two]) {
+      expect(rows).toHaveLength(16);
+      for (const s of [1, 2, 3, 4]) {
+        const own = rows.filter((r) => r.session === s);
+        expect(own.map((r) => r.seq)).toEqual([1, 2, 3, 4]);
+        expect(new Set(own.map((r) => r.pid)).size).toBe(1);
+      }
+    }
+  }, 300_000);
 });

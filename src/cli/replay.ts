@@ -2,7 +2,7 @@ import { parseDurationMs } from '../config/duration.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { formatFidelity } from '../report/fidelity.js';
 import { checkReplayable, openReplay, runReplay, type Replay } from '../api.js';
-import { parseIntFlag, TARGET_OPTIONS, withOptionalValues } from './args.js';
+import { TARGET_OPTIONS, withOptionalValues } from './args.js';
 import { parseWithOperands } from './positionals.js';
 import { parseRunOptions, RUN_FLAGS, RUN_OPTIONAL_VALUES, type RunCommandOptions } from './run.js';
 import { withRunOutputs } from './run-outputs.js';
@@ -24,8 +24,8 @@ vs replayed, throughput over time, lag behind schedule, a verdict).
                      capture did not
   --out DIR          results directory for the run directory (default results)
   --json FILE        write the run report (with \`fidelity\`) as JSON
-  --workers N        only 1: a capture is replayed from one thread, so its sessions keep their
-                     order and timing
+  --workers N        worker threads (default 1), each replaying its share of the sessions; a
+                     session stays on one thread, in its order and timing
   --db URL / --data-dir DIR [--label NAME]   the target, of the same kind as the captured database
 As for \`txbench run\` (see \`txbench run --help\`): --node-exporter URL, --device NAME,
 --no-monitor, --metrics-port PORT, --metrics-host HOST, --dashboard [PORT], --on-error MODE
@@ -38,7 +38,7 @@ usage, a redacted or newer workload file, 3 database unreachable or lost (with -
 /** The flags of \`txbench run\` that hold for a replay as they are. */
 const { 'node-exporter': nodeExporter, device, 'metrics-port': metricsPort } = RUN_FLAGS;
 const { 'metrics-host': metricsHost, dashboard, 'no-monitor': noMonitor } = RUN_FLAGS;
-const { 'on-error': onError, 'txn-timeout': txnTimeout } = RUN_FLAGS;
+const { 'on-error': onError, 'txn-timeout': txnTimeout, workers } = RUN_FLAGS;
 
 export const REPLAY_FLAGS = {
   ...TARGET_OPTIONS,
@@ -49,7 +49,7 @@ export const REPLAY_FLAGS = {
   'max-error-rate': { type: 'string' },
   out: { type: 'string' },
   json: { type: 'string' },
-  workers: { type: 'string' },
+  workers,
   'node-exporter': nodeExporter,
   device,
   'metrics-port': metricsPort,
@@ -84,9 +84,6 @@ export async function replayCommand(argv: string[], commandLine?: string): Promi
     throw new UsageError('give the workload file to replay: txbench replay WORKLOAD --db URL');
   if (extra !== undefined)
     throw new UsageError(`unexpected argument ${extra}; replay one workload file at a time`);
-  // A capture's sessions keep their order and timing only when one thread replays them all.
-  if (values.workers !== undefined && parseIntFlag('workers', values.workers, 1) > 1)
-    throw new UsageError('replay runs its captured sessions from one thread; drop --workers');
   const maxText = values['max-error-rate'];
   const maxErrorRatePct = maxText === undefined ? null : Number(maxText.replace(/%$/, ''));
   if (maxErrorRatePct !== null && !(maxErrorRatePct >= 0 && maxErrorRatePct <= 100)) {
@@ -106,12 +103,14 @@ export async function replayCommand(argv: string[], commandLine?: string): Promi
   const replay = await openReplay(file, { speed, maxErrorRatePct });
   // The run's own flags, as `txbench run` reads them; the phases and the error limit are the replay's.
   const { warmup: _w, duration: _d, interval: _i, 'max-error-rate': _m, ...runFlags } = values;
+  const fromFlags = parseRunOptions(runFlags, replay.workload, replay.workload.name, {});
   const options: RunCommandOptions = {
-    ...parseRunOptions(runFlags, replay.workload, replay.workload.name, {}),
+    ...fromFlags,
     terminals: replay.plan.sessions.length,
     // A connection per session: the number open at once is the capture's, not a pool's.
     connections: replay.sessions,
-    workers: 1,
+    // One thread unless asked: each worker replays a slice of the sessions, every session on one.
+    workers: fromFlags.workers ?? 1,
     seed: 0,
     warmupMs,
     durationMs,

@@ -29,7 +29,9 @@ export interface EngineConfig {
    * Scripted terminals (a replayed capture's sessions): each terminal's next submission and when
    * it is due come from the script instead of the deck, keying and think times. A terminal whose
    * script is done submits nothing more; the window closes when every terminal is done and idle
-   * (or at `durationMs`, whichever comes first; `durationMs` may be Infinity).
+   * (or at `durationMs`, whichever comes first; `durationMs` may be Infinity). With
+   * `externalPhases` the engine emits `scriptsDone` instead, and its coordinator closes the window
+   * once every slice's scripts are done.
    */
   script?: TerminalScript | undefined;
   /**
@@ -53,7 +55,10 @@ export interface EngineConfig {
  * due (ms after the run started; 0 for "as soon as the previous one is done").
  */
 export interface TerminalScript {
-  /** The type of terminal `id`'s next submission, or -1 when its script is done. */
+  /**
+   * The type of terminal `id`'s next submission, or -1 when its script is done; `id` is the
+   * terminal's id in the whole run (firstTerminal + its index in this engine).
+   */
   nextType(id: number): number;
   /** When that submission is due, ms after the run started. */
   dueAtMs(id: number): number;

@@ -122,4 +122,6 @@ export interface EngineEvents {
   interval: [stats: IntervalStats];
   /** An outage as it opens and as it ends (the result's `outages` list them all at the end). */
   outage: [edge: OutageEdge, outage: Outage];
+  /** Every scripted terminal is done and idle, under `externalPhases` (EngineConfig.script). */
+  scriptsDone: [];
 }

@@ -287,6 +287,11 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
   /** Every scripted terminal is done and nothing runs: the window closes, the run has nothing left. */
   private endIfScriptsDone(): void {
     if (this.finishedTerminals < this.config.terminals || this.inFlight > 0 || !this.accepting) return;
+    // One slice of a run (a worker thread): the window closes once every slice is done, as told.
+    if (this.config.externalPhases === true) {
+      this.emit('scriptsDone');
+      return;
+    }
     // Let the warm-up end first if it has not: a script shorter than the warm-up measures nothing.
     setImmediate(() => this.closeWindow('completed'));
   }

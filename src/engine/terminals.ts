@@ -62,20 +62,24 @@ export class Terminals {
     return due <= fromMs && withThink ? 'now' : 'later';
   }
 
-  /** A scripted terminal's next submission: at its scheduled time, or now if that has passed. */
+  /**
+   * A scripted terminal's next submission: at its scheduled time, or now if that has passed. The
+   * script knows the terminal by its id in the whole run (a worker's slice does not start at 0).
+   */
   private nextScripted(
     script: TerminalScript,
-    id: number,
+    index: number,
     fromMs: number,
     startedAt: number,
   ): NextSubmission {
+    const id = this.context[index]!.id;
     const type = script.nextType(id);
     if (type < 0) return 'done';
-    this.typeOf[id] = type;
+    this.typeOf[index] = type;
     const scheduled = startedAt + script.dueAtMs(id);
-    this.scheduledAt[id] = scheduled;
+    this.scheduledAt[index] = scheduled;
     const due = Math.max(scheduled, fromMs);
-    this.dueAt[id] = due;
+    this.dueAt[index] = due;
     return due <= fromMs ? 'now' : 'later';
   }
 }

@@ -2,7 +2,9 @@
  * A captured workload as a `Workload` the generic run path drives (run/workload-run.ts): the plan's
  * sessions as scripted terminals, each replaying its statements at its captured offsets, on the
  * executor every run has (so device monitoring, outages, --on-error, the dashboard, Prometheus and
- * report.html hold for a replay as for any run). The replay's own figures, the fidelity report
+ * report.html hold for a replay as for any run). Over worker threads (--workers), each thread
+ * makes the same workload again from its ref (replay-ref.ts) and replays its slice of the sessions,
+ * each session on one thread in its own order. The replay's own figures, the fidelity report
  * (statements as captured, unexpected successes, the verdict, speed against the capture), are
  * made from what it saw over the whole replay and go into run.json beside the run's.
  */
@@ -13,6 +15,7 @@ import { assessFidelity, type Fidelity, type TemplateFidelity } from '../report/
 import type { PreparedRun, RunSetup, Workload } from '../workloads/workload.js';
 import { driverFor, REPLAY_DIALECTS } from './drivers.js';
 import { loadPlan, ReplayScript, type ReplayPlan } from './plan.js';
+import { parseReplayRef, replayRef } from './replay-ref.js';
 import { newReplayCounters, ReplaySessions, type ReplayCounters } from './sessions.js';
 
 export interface ReplayOptions {
@@ -64,6 +67,8 @@ export async function openReplay(file: string, options: ReplayOptions): Promise<
   const whole: Histogram[] = plan.templates.map(() => newHistogram());
   const intervals: ReplayInterval[] = [];
   let run: ReplaySessions | undefined;
+  // What the worker threads' sessions tallied over the whole replay (none without workers).
+  const fromWorkers = newReplayCounters();
   const speed = options.speed === Infinity ? 'max' : options.speed;
 
   const observeInterval = (s: IntervalStats): void => {
@@ -134,11 +139,14 @@ export async function openReplay(file: string, options: ReplayOptions): Promise<
         ];
       },
       observeInterval,
+      runTallies: () => ({ ...(run?.replayed ?? newReplayCounters()) }),
+      addRunTallies: (tallies) => addCounters(fromWorkers, tallies),
     };
   };
 
   const workload: Workload = {
     name: 'replay',
+    ref: replayRef(file, options.speed),
     title: `replay of ${file}`,
     disclaimer: REPLAY_DISCLAIMER,
     dialects: REPLAY_DIALECTS,
@@ -158,7 +166,8 @@ export async function openReplay(file: string, options: ReplayOptions): Promise<
   };
 
   const finish = <R extends ReplayRunFigures>(report: R): R & { fidelity: Fidelity } => {
-    const replayed = run?.replayed ?? newReplayCounters();
+    // This thread's sessions, or the worker threads': one of the two replayed them all.
+    const replayed = addCounters({ ...(run?.replayed ?? newReplayCounters()) }, fromWorkers);
     const replayedOk = sum(counts, 2);
     const replayedErrors = sum(errors, 2);
     const templates: TemplateFidelity[] = plan.templates.map((t, i) => ({
@@ -209,6 +218,22 @@ export async function openReplay(file: string, options: ReplayOptions): Promise<
   };
 
   return { plan, workload, sessions, finish };
+}
+
+/** The replay workload a worker thread makes again from its ref (registry.ts `findWorkload`). */
+export async function replayWorkload(ref: string): Promise<Workload> {
+  const { file, speed } = parseReplayRef(ref);
+  // The error limit is judged once, on the main thread, with the fidelity.
+  return (await openReplay(file, { speed, maxErrorRatePct: null })).workload;
+}
+
+/** Adds `tallies` into `into`, key by key (the replay's counters). */
+function addCounters(
+  into: ReplayCounters,
+  tallies: Readonly<Partial<Record<string, number>>>,
+): ReplayCounters {
+  for (const k of Object.keys(into) as (keyof ReplayCounters)[]) into[k] += tallies[k] ?? 0;
+  return into;
 }
 
 /** Statements per second per interval, the capture's at the replay's speed beside the replay's. */

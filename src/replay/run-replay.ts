@@ -16,7 +16,7 @@ import type { Replay } from './replay-workload.js';
 
 export interface ReplayRequest {
   replay: Replay;
-  /** The run's options: terminals and connections are the capture's sessions, one thread. */
+  /** The run's options: terminals and connections are the capture's sessions. */
   options: RunOptions;
   target: TargetOptions;
   resultsDir: string;

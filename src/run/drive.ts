@@ -49,8 +49,7 @@ export async function openLocalDrive(
         executor,
         newCounters,
       );
-      if (prepared.observeInterval) engine.on('interval', (stats) => prepared.observeInterval?.(stats));
-      return engine;
+      return observed(engine, prepared);
     },
     faults: () => executor.faults,
     addRunTallies: () => undefined,
@@ -66,11 +65,13 @@ export async function openThreadedDrive(
   connections: number,
   /** The terminals this process drives: all of them, or a shard's slice. */
   slice: TerminalSlice,
+  /** This thread's prepared run: it sees the merged intervals (observeInterval). */
+  prepared: PreparedRun,
 ): Promise<RunDrive> {
   const pool = await RunWorkers.start(init, workers, connections, undefined, slice);
   return {
     workers,
-    engine: (config, newCounters) => pool.engine(config, newCounters),
+    engine: (config, newCounters) => observed(pool.engine(config, newCounters), prepared),
     faults: () => pool.faults(),
     addRunTallies: (prepared) => {
       for (const t of pool.runTallies()) prepared.addRunTallies?.(t);
@@ -78,4 +79,10 @@ export async function openThreadedDrive(
     slices: () => pool.slices.map((s, i) => ({ ...s, transactions: pool.transactions()[i] ?? 0 })),
     close: () => pool.close(),
   };
+}
+
+/** The engine, with the prepared run hearing its intervals (the merged ones, over worker threads). */
+function observed<E extends RunEngine>(engine: E, prepared: PreparedRun): E {
+  if (prepared.observeInterval) engine.on('interval', (stats) => prepared.observeInterval?.(stats));
+  return engine;
 }

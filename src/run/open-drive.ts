@@ -22,7 +22,7 @@ export function openRunDrive(
   return openThreadedDrive(
     {
       url: run.url,
-      workload: workloadRef(run.options.workloadRef ?? run.workload.name),
+      workload: workloadRef(run.workload.ref ?? run.options.workloadRef ?? run.workload.name),
       workloadOptions,
       record,
       seed: config.seed,
@@ -32,5 +32,6 @@ export function openRunDrive(
     config.workers,
     config.connections,
     slice,
+    prepared,
   );
 }

@@ -11,7 +11,7 @@ import type { OptionValues } from '../workloads/workload.js';
 /** What a worker needs to set up its slice: the same workload, options, record and seed as the main thread. */
 export interface RunWorkerInit {
   url: string;
-  /** The workload's name, or the absolute path of its file (registry.ts `workloadRef`). */
+  /** The workload's name, the absolute path of its file, or its ref (registry.ts `workloadRef`). */
   workload: string;
   workloadOptions: OptionValues;
   /** What was loaded, as the main thread read it. */
@@ -48,6 +48,8 @@ export type FromRunWorker =
   /** Its engine's outage opened or ended; `startedAtWallMs` as in `result`, for its clock. */
   | { type: 'outage'; edge: OutageEdge; outage: Outage; startedAtWallMs: number }
   | { type: 'ack'; seq: number }
+  /** Every scripted terminal of its slice is done (a replay): the window closes once every worker's are. */
+  | { type: 'scriptsDone' }
   /** The worker's engine closed its window itself (a lost connection with --on-error stop). */
   | { type: 'stopped'; status: StopStatus; reason?: string | undefined }
   | {

@@ -50,6 +50,7 @@ try {
     slice: init.slice,
     totalTerminals: init.totalTerminals,
     executor: ex,
+    script: prepared.script,
     newCounters: () => prepared.newCounters(),
     faults: () => ex.faults,
     tallies: () => prepared.runTallies?.() ?? {},

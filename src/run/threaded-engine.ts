@@ -276,6 +276,8 @@ export class ThreadedEngine<C extends Counters> extends EventEmitter<EngineEvent
   private parts: IntervalPart[] = [];
   private readonly outages = new LiveOutages();
   private readonly results: (FromRunWorker & { type: 'result' })[] = [];
+  /** Workers whose scripted terminals are all done (a replay's sessions). */
+  private scriptsDone = 0;
   private phaseTimer: NodeJS.Timeout | undefined;
   private intervalTimer: NodeJS.Timeout | undefined;
   private resolve: ((result: EngineResult<C>) => void) | undefined;
@@ -417,6 +419,10 @@ export class ThreadedEngine<C extends Counters> extends EventEmitter<EngineEvent
       }
       case 'stopped':
         this.stop(message.status, message.reason);
+        break;
+      case 'scriptsDone':
+        // As one engine's scripts: the window closes when every worker's sessions are done.
+        if (++this.scriptsDone === this.pool.size) this.closeWindow('completed');
         break;
       case 'result':
         this.results[index] = message;

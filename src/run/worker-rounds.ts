@@ -6,6 +6,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { Engine } from '../engine/engine.js';
+import type { TerminalScript } from '../engine/engine-config.js';
 import type { TerminalSlice } from '../engine/slice.js';
 import type { Counters, Executor } from '../engine/types.js';
 import { encodeInterval, encodeResult } from '../engine/wire.js';
@@ -16,6 +17,8 @@ export interface WorkerSide {
   slice: TerminalSlice;
   totalTerminals: number;
   executor: Executor<Counters>;
+  /** The slice's terminals are scripted (PreparedRun.script): a replay's sessions. */
+  script?: TerminalScript | undefined;
   newCounters(): Counters;
   faults(): FaultCounts;
   tallies(): Record<string, number>;
@@ -38,6 +41,7 @@ export function serveRounds(port: MessagePort, side: WorkerSide): void {
         terminals: side.slice.count,
         firstTerminal: side.slice.first,
         totalTerminals: side.totalTerminals,
+        script: side.script,
         externalPhases: true,
       },
       side.executor,
@@ -50,6 +54,7 @@ export function serveRounds(port: MessagePort, side: WorkerSide): void {
       send({ type: 'interval', phase: stats.phase, interval: encodeInterval(stats) }),
     );
     e.on('outage', (edge, outage) => send({ type: 'outage', edge, outage, startedAtWallMs }));
+    e.on('scriptsDone', () => send({ type: 'scriptsDone' }));
     e.on('phase', (phase) => {
       // Only a lost connection (--on-error stop) closes the window uncommanded: the coordinator
       // then stops every other worker too; this one's result carries the reason.

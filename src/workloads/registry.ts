@@ -1,9 +1,11 @@
 /**
  * Finds a workload by name (`tpcc`, the default; `tpcb`; `sysbench`) or by the path of a user's
  * workload file (`./bench/kv.ts`, `.js`, `.mjs`), which is loaded at run time: `.ts` through jiti
- * (a maintained TypeScript loader), JavaScript with Node's own import. Everything outside
- * workloads/ reaches workloads only through here. Each workload module is imported on first use,
- * so a TPC-B run never loads TPC-C's code.
+ * (a maintained TypeScript loader), JavaScript with Node's own import. A workload made at run time
+ * from a file of its own (a replayed capture) has a ref of its kind, `replay:…` (Workload.ref), by
+ * which a worker thread makes it again. Everything outside workloads/ reaches workloads only
+ * through here. Each workload module is imported on first use, so a TPC-B run never loads TPC-C's
+ * code; Node's module cache makes a second import of it cheap.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -22,33 +24,37 @@ const BUILT_IN: Readonly<Record<string, () => Promise<Workload>>> = {
 
 export const BUILT_IN_WORKLOADS: readonly string[] = Object.keys(BUILT_IN);
 
+/** Workloads made at run time from a ref of their kind (`KIND:…`), by kind: each reads the rest. */
+const MADE: Readonly<Record<string, (ref: string) => Promise<Workload>>> = {
+  replay: async (ref) => (await import('../replay/replay-workload.js')).replayWorkload(ref),
+};
+
 const USER_FILE = /\.(ts|mts|js|mjs)$/;
+
+/** The kind of a made workload's ref (`replay` of `replay:…`), or undefined. */
+function madeKind(ref: string): string | undefined {
+  const kind = /^([a-z]+):/.exec(ref)?.[1];
+  return kind !== undefined && Object.hasOwn(MADE, kind) ? kind : undefined;
+}
 
 /** Whether `--workload` names a file rather than a built-in workload. */
 export function isWorkloadPath(ref: string): boolean {
+  if (madeKind(ref) !== undefined) return false;
   return USER_FILE.test(ref) || ref.includes('/') || ref.includes(path.sep);
 }
 
-const loaded = new Map<string, Promise<Workload>>();
-
 /**
- * The workload `ref` names: a built-in name, or a file path (relative to the current directory).
- * Bad references are one-line usage errors (exit 2): an unknown name (with the list), a missing
- * file, a file that does not compile, a file that exports no workload.
+ * The workload `ref` names: a built-in name, a file path (relative to the current directory), or
+ * a made workload's ref. Bad references are one-line usage errors (exit 2): an unknown name (with
+ * the list), a missing file, a file that does not compile, a file that exports no workload.
  */
 export function findWorkload(ref: string = DEFAULT_WORKLOAD): Promise<Workload> {
-  const key = isWorkloadPath(ref) ? path.resolve(ref) : ref;
-  let found = loaded.get(key);
-  if (found === undefined) {
-    found = isWorkloadPath(ref) ? loadFile(ref, key) : builtIn(ref);
-    loaded.set(key, found);
-    // A failed look-up is not cached: the next caller gets the same clear error afresh.
-    found.catch(() => loaded.delete(key));
-  }
-  return found;
+  const kind = madeKind(ref);
+  if (kind !== undefined) return MADE[kind]!(ref);
+  return isWorkloadPath(ref) ? loadFile(ref, path.resolve(ref)) : builtIn(ref);
 }
 
-/** What a loader worker thread passes to find the same workload: the name, or the absolute path. */
+/** What a worker thread passes to find the same workload: the name, the absolute path, or the ref. */
 export function workloadRef(ref: string): string {
   return isWorkloadPath(ref) ? path.resolve(ref) : ref;
 }

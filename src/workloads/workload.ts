@@ -345,7 +345,8 @@ export interface PreparedRun<S = unknown, C extends Counters = Counters> {
   addRunTallies?(tallies: Readonly<Record<string, number>>): void;
   /**
    * Scripted terminals (a replayed capture's sessions): each terminal's next transaction and when
-   * it is due come from the script, not the deck and the pacing. Driven from one thread.
+   * it is due come from the script, not the deck and the pacing. Over worker threads each drives
+   * its slice of the terminals with its own run's script, which knows them by their ids in the run.
    */
   readonly script?: TerminalScript | undefined;
   /** Sees every interval as the engine reports it (warm-up and drain included), for whole-run figures. */
@@ -405,6 +406,12 @@ export interface Workload<
 > {
   /** What `--workload` calls it, and what run.json records: `tpcc`, `tpcb`, `sysbench`. */
   readonly name: string;
+  /**
+   * What a worker thread finds it again by in the registry (registry.ts `findWorkload`), for a
+   * workload made at run time from a file of its own (a replayed capture: `replay:…`). Default:
+   * how the user named it, or its name.
+   */
+  readonly ref?: string | undefined;
   /** One line for listings and headers: `TPC-C-derived order entry`. */
   readonly title: string;
   /** What every report of it says about comparability with the original (TPC-C's disclaimer). */

@@ -19,6 +19,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type PgCluster } from '../../dist/bench/pg-cluster.js';
 import { makeTempDir, removeDir, runCli } from './helpers.js';
+import { loadTpcc, replayCli, runTpcc, writeWorkload } from './replay-fixture.js';
 
 const exec = promisify(execFile);
 
@@ -87,70 +88,13 @@ async function callsIn(database: string): Promise<Map<string, { calls: number; q
   return new Map(rows.map((r) => [r.q, { calls: r.calls, query: r.query }]));
 }
 
-/** A workload file of one session sending one statement of its own kind. */
-function markerWorkload(): string {
-  const records = [
-    {
-      type: 'header',
-      format: 'txbench-workload',
-      version: 1,
-      source: { kind: 'postgres', from: 'csvlog' },
-      captureStart: new Date().toISOString(),
-      redacted: false,
-      tool: 'test',
-    },
-    {
-      type: 'session',
-      id: 1,
-      user: null,
-      database: null,
-      application: null,
-      startedBeforeCapture: false,
-      connectAtMs: 0,
-    },
-    {
-      type: 'statement',
-      session: 1,
-      atMs: 0,
-      sql: 'select 1 as txbench_marker',
-      durationMs: 0.1,
-      outcome: 'ok',
-    },
-    { type: 'disconnect', session: 1, atMs: 10 },
-  ];
-  return records.map((r) => JSON.stringify(r)).join('\n') + '\n';
-}
-
 describe('pgreplay and txbench replay the same log alike', () => {
   it('execute the same number of statements per template (pg_stat_statements)', async () => {
     await admin.unsafe('create database pristine');
-    const load = await runCli(
-      dir,
-      ['load', '--db', cluster.url('pristine'), '--warehouses', '1', '--seed', '11'],
-      300_000,
-    );
-    expect(load.code, load.stderr).toBe(0);
+    await loadTpcc(dir, cluster.url('pristine'));
     await clone('source');
     const logFile = await rotate();
-    const run = await runCli(
-      dir,
-      [
-        'run',
-        '--db',
-        cluster.url('source'),
-        '--warmup',
-        '0s',
-        '--duration',
-        '3s',
-        '--terminals',
-        '1',
-        '--no-monitor',
-        '--out',
-        path.join(dir, 'results'),
-      ],
-      120_000,
-    );
-    expect(run.code, run.stderr).toBe(0);
+    await runTpcc(dir, cluster.url('source'), 3, 1);
     await rotate();
     // The run's records only (this test's own statements run in the postgres database).
     const rows = parse(await readFile(logFile, 'utf8'), {
@@ -179,39 +123,17 @@ describe('pgreplay and txbench replay the same log alike', () => {
     await exec('pgreplay', ['-c', '-h', '127.0.0.1', '-p', String(cluster.port), log], {
       timeout: 120_000,
     });
-    const replay = await runCli(
-      dir,
-      [
-        'replay',
-        workload,
-        '--db',
-        cluster.url('replay_tx'),
-        '--no-monitor',
-        '--out',
-        path.join(dir, 'results'),
-      ],
-      120_000,
-    );
+    const replay = await replayCli(dir, workload, cluster.url('replay_tx'), ['--no-monitor']);
     expect(replay.code, replay.stderr).toBe(0);
     // A replay is a run: its side connection reads the server's identity and counters, as every
     // run's does, in numbers that depend on timing. Its templates (those a replay of one marker
     // statement sends beside it) are left out of the comparison, on both sides.
     await clone('replay_own');
-    const marker = path.join(dir, 'marker.ndjson');
-    await writeFile(marker, markerWorkload());
-    const own = await runCli(
-      dir,
-      [
-        'replay',
-        marker,
-        '--db',
-        cluster.url('replay_own'),
-        '--no-monitor',
-        '--out',
-        path.join(dir, 'results'),
-      ],
-      120_000,
-    );
+    // One session sending one statement of its own kind.
+    const marker = await writeWorkload(path.join(dir, 'marker.ndjson'), [
+      [[0, 'select 1 as txbench_marker']],
+    ]);
+    const own = await replayCli(dir, marker, cluster.url('replay_own'), ['--no-monitor']);
     expect(own.code, own.stderr).toBe(0);
     const sideTemplates = [...(await callsIn('replay_own'))]
       .filter(([, s]) => !s.query.includes('txbench_marker'))

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir, runCli } from './helpers.js';
+import { captureTpcc, expectTpccReplayed, loadTpcc, replayCli, type Fidelity } from './replay-fixture.js';
 import { startMariaDb, type MariaDbServer } from './targets/mariadb.js';
 
 const exec = promisify(execFile);
@@ -45,10 +46,7 @@ beforeAll(async () => {
   server = await startMariaDb();
   dir = await makeTempDir('txbench-replay-mariadb-');
   await root('create database source; create database target');
-  for (const db of ['source', 'target']) {
-    const load = await runCli(dir, ['load', '--db', url(db), '--warehouses', '1', '--seed', '11'], 300_000);
-    expect(load.code, load.stderr).toBe(0);
-  }
+  for (const db of ['source', 'target']) await loadTpcc(dir, url(db));
 }, 600_000);
 
 afterAll(async () => {
@@ -56,44 +54,12 @@ afterAll(async () => {
   await removeDir(dir);
 });
 
-interface Fidelity {
-  statements: { captured: number; replayed: number; asCaptured: number };
-  templates: { id: string; captured: { count: number }; replayed: { count: number; errors: number } }[];
-}
-
 describe('capture and replay on MariaDB', () => {
   const workload = (): string => path.join(dir, 'tpcc.ndjson.gz');
 
   it('captures a TPC-C run through the general-log table and restores the settings', async () => {
     const before = await logSettings();
-    const capture = runCli(
-      dir,
-      ['capture', '--db', url('source'), '--duration', '8s', '--out', workload()],
-      120_000,
-    );
-    await new Promise((r) => setTimeout(r, 1500));
-    const run = await runCli(
-      dir,
-      [
-        'run',
-        '--db',
-        url('source'),
-        '--warmup',
-        '0s',
-        '--duration',
-        '3s',
-        '--terminals',
-        '4',
-        '--no-monitor',
-        '--out',
-        path.join(dir, 'results'),
-      ],
-      120_000,
-    );
-    expect(run.code, run.stderr).toBe(0);
-    const captured = await capture;
-    expect(captured.code, captured.stderr).toBe(0);
-    expect(captured.stdout).toMatch(/captured [\d,]+ statements in \d+ sessions/);
+    await captureTpcc(dir, url('source'), workload(), { captureS: 8, leadMs: 1500, runS: 3, terminals: 4 });
     expect(await logSettings()).toBe(before);
   });
 
@@ -117,22 +83,11 @@ describe('capture and replay on MariaDB', () => {
 
   it('replays onto a fresh load of the same seed: >= 99% succeed, template counts equal, check passes', async () => {
     const json = path.join(dir, 'replay.json');
-    const replay = await runCli(
+    const replay = await replayCli(
       dir,
-      [
-        'replay',
-        workload(),
-        '--db',
-        url('target'),
-        '--speed',
-        'max',
-        '--json',
-        json,
-        '--out',
-        path.join(dir, 'results'),
-        '--max-error-rate',
-        '1',
-      ],
+      workload(),
+      url('target'),
+      ['--speed', 'max', '--json', json, '--max-error-rate', '1'],
       300_000,
     );
     expect(replay.code, replay.stderr).toBe(0);
@@ -143,10 +98,6 @@ describe('capture and replay on MariaDB', () => {
       'Replay fidelity per template',
     );
     const f = (JSON.parse(await readFile(json, 'utf8')) as { fidelity: Fidelity }).fidelity;
-    expect(f.statements.captured).toBeGreaterThan(200);
-    expect(f.statements.asCaptured / f.statements.captured).toBeGreaterThanOrEqual(0.99);
-    for (const t of f.templates) expect(t.replayed.count + t.replayed.errors, t.id).toBe(t.captured.count);
-    const check = await runCli(dir, ['check', '--db', url('target')], 120_000);
-    expect(check.code, check.stdout).toBe(0);
+    await expectTpccReplayed(dir, url('target'), f, 200);
   });
 });

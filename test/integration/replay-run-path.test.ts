@@ -3,15 +3,18 @@
  * file replayed by `txbench replay` prints the device line, serves the live dashboard
  * (--dashboard) and the Prometheus endpoint (--metrics-port) while it goes on, honours
  * --on-error as `txbench run` documents it (continue: a lost connection fails its statement and
- * the session goes on, on a new one; stop: the replay ends there, exit 3), and writes report.html
- * into its run directory.
+ * the session goes on, on a new one; stop: the replay ends there, exit 3), writes report.html
+ * into its run directory, and drives its sessions over worker threads (--workers), each session
+ * on one thread.
  */
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../free-port.js';
-import { makeTempDir, removeDir, runCli, spawnCli, startTempServer, type TempServer } from './helpers.js';
+import { makeTempDir, removeDir, spawnCli, startTempServer, type TempServer } from './helpers.js';
+import { freshDatabase, replayCli, runJsonOf, writeWorkload, type Captured } from './replay-fixture.js';
 import { expectValidRunDir, runDirOf } from './run-dir-schema.js';
 
 let server: TempServer;
@@ -28,45 +31,23 @@ afterAll(async () => {
 });
 
 /** A workload file of one PostgreSQL session: its statements at their offsets (ms), all succeeded. */
-async function workloadFile(name: string, statements: [number, string][]): Promise<string> {
-  const file = path.join(dir, name);
-  const last = statements.at(-1)![0];
-  const records = [
-    {
-      type: 'header',
-      format: 'txbench-workload',
-      version: 1,
-      source: { kind: 'postgres', from: 'csvlog' },
-      captureStart: new Date().toISOString(),
-      redacted: false,
-      tool: 'test',
-    },
-    {
-      type: 'session',
-      id: 1,
-      user: null,
-      database: null,
-      application: null,
-      startedBeforeCapture: false,
-      connectAtMs: 0,
-    },
-    ...statements.map(([atMs, sql]) => ({
-      type: 'statement',
-      session: 1,
-      atMs,
-      sql,
-      durationMs: 0.1,
-      outcome: 'ok',
-    })),
-    { type: 'disconnect', session: 1, atMs: last + 100 },
-  ];
-  await writeFile(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  return file;
+function workloadFile(name: string, statements: Captured[]): Promise<string> {
+  return writeWorkload(path.join(dir, name), [statements]);
+}
+
+/** What the workers test reads of a replay's run.json. */
+interface WorkersRun {
+  config: { workers: number; workerSlices: { count: number }[] };
+  fidelity: {
+    statements: Record<string, number>;
+    transactions: { captured: number; replayed: number };
+    templates: { id: string; captured: { count: number }; replayed: { count: number } }[];
+  };
 }
 
 /** Writes spread over about `seconds` (two a second), so that the replay lasts that long. */
-function writesOver(seconds: number): [number, string][] {
-  const out: [number, string][] = [[0, 'create table if not exists replayed (id int, pad text)']];
+function writesOver(seconds: number): Captured[] {
+  const out: Captured[] = [[0, 'create table if not exists replayed (id int, pad text)']];
   for (let i = 1; i <= seconds * 2; i++) {
     out.push([i * 500, `insert into replayed select g, repeat('x', 200) from generate_series(1, 2000) g`]);
   }
@@ -78,11 +59,7 @@ describe('txbench replay on the run path', () => {
   let monitored: { stdout: string; runDir: string };
   beforeAll(async () => {
     const file = await workloadFile('writes.ndjson', writesOver(3));
-    const r = await runCli(
-      dir,
-      ['replay', file, '--db', server.url, '--interval', '1s', '--out', path.join(dir, 'results')],
-      120_000,
-    );
+    const r = await replayCli(dir, file, server.url, ['--interval', '1s']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^(FAITHFUL|DIVERGED): /m);
     monitored = { stdout: r.stdout, runDir: runDirOf(r.stdout) };
@@ -92,11 +69,11 @@ describe('txbench replay on the run path', () => {
     expect(monitored.stdout).toMatch(
       /storage \S+ \((data\+log|data)\): read .* write [\d.,]+ IOPS [\d.]+ MB\/s/,
     );
-    const run = JSON.parse(await readFile(path.join(monitored.runDir, 'run.json'), 'utf8')) as {
+    const run = await runJsonOf<{
       workload: string;
       summary: { devices?: unknown[] };
       fidelity: { statements: { captured: number; replayed: number } };
-    };
+    }>(monitored.stdout);
     expect(run.workload).toBe('replay');
     expect(run.summary.devices?.length).toBeGreaterThan(0);
     expect(run.fidelity.statements).toMatchObject({ captured: 7, replayed: 7 });
@@ -137,7 +114,7 @@ describe('txbench replay on the run path', () => {
   }, 180_000);
 
   // A captured statement that loses its connection on replay (it terminates its own backend).
-  const dying: [number, string][] = [
+  const dying: Captured[] = [
     [0, 'select 1'],
     [100, 'select pg_terminate_backend(pg_backend_pid())'],
     [200, 'select 2'],
@@ -146,18 +123,14 @@ describe('txbench replay on the run path', () => {
 
   it('--on-error continue: the lost connection fails its statement, the session goes on on a new one', async () => {
     const file = await workloadFile('dying-continue.ndjson', dying);
-    const r = await runCli(
-      dir,
-      ['replay', file, '--db', server.url, '--on-error', 'continue', '--out', path.join(dir, 'results')],
-      120_000,
-    );
+    const r = await replayCli(dir, file, server.url, ['--on-error', 'continue']);
     expect(r.code, r.stderr).toBe(0);
-    const run = JSON.parse(await readFile(path.join(runDirOf(r.stdout), 'run.json'), 'utf8')) as {
+    const run = await runJsonOf<{
       status: string;
       faults: { onError: string };
       errors: Record<string, number>;
       fidelity: { statements: { replayed: number; asCaptured: number; unexpectedErrors: number } };
-    };
+    }>(r.stdout);
     expect(run.status).toBe('completed');
     expect(run.faults.onError).toBe('continue');
     expect(run.errors.connection).toBe(1);
@@ -166,23 +139,73 @@ describe('txbench replay on the run path', () => {
 
   it('--on-error stop: the replay ends at the lost connection, exit 3', async () => {
     const file = await workloadFile('dying-stop.ndjson', dying);
-    const r = await runCli(
-      dir,
-      ['replay', file, '--db', server.url, '--on-error', 'stop', '--out', path.join(dir, 'results')],
-      120_000,
-    );
+    const r = await replayCli(dir, file, server.url, ['--on-error', 'stop']);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/lost the database connection/);
-    const runDir = runDirOf(r.stdout);
-    expect(existsSync(path.join(runDir, 'run.json'))).toBe(true);
-    const run = JSON.parse(await readFile(path.join(runDir, 'run.json'), 'utf8')) as {
+    expect(existsSync(path.join(runDirOf(r.stdout), 'run.json'))).toBe(true);
+    const run = await runJsonOf<{
       status: string;
       faults: { onError: string };
       fidelity: { statements: { replayed: number } };
-    };
+    }>(r.stdout);
     expect(run.status).toBe('failed');
     expect(run.faults.onError).toBe('stop');
     // `select 2` and `select 3` were never sent.
     expect(run.fidelity.statements.replayed).toBe(2);
   }, 180_000);
+
+  it('--workers 2: every session replayed once, in its order, on one connection; the same statements as over one worker', async () => {
+    // Four sessions, two a worker, at once: each inserts its steps in order, naming its
+    // connection, then counts them.
+    const sessions = [1, 2, 3, 4].map((s): Captured[] => [
+      ...[1, 2, 3, 4].map((seq): Captured => [
+        seq * 40 + s,
+        `insert into worked (session, seq, pid) values (${s}, ${seq}, pg_backend_pid())`,
+      ]),
+      [200 + s, `select count(*) from worked where session = ${s}`],
+    ]);
+    const file = await writeWorkload(path.join(dir, 'sessions.ndjson'), sessions);
+    const replayOver = async (
+      workers: number,
+    ): Promise<{
+      runDir: string;
+      run: WorkersRun;
+      rows: { session: number; seq: number; pid: number }[];
+    }> => {
+      const db = await freshDatabase(server.url, `over_${workers}_workers`);
+      const sql = postgres(db, { max: 1, onnotice: () => undefined });
+      try {
+        await sql.unsafe('create table worked (n bigserial primary key, session int, seq int, pid int)');
+        const r = await replayCli(dir, file, db, ['--workers', String(workers)]);
+        expect(r.code, r.stderr).toBe(0);
+        const rows = await sql<{ session: number; seq: number; pid: number }[]>`
+          select session, seq, pid from worked order by n`;
+        return { runDir: runDirOf(r.stdout), run: await runJsonOf<WorkersRun>(r.stdout), rows: [...rows] };
+      } finally {
+        await sql.end();
+      }
+    };
+    const one = await replayOver(1);
+    const two = await replayOver(2);
+    expect(one.run.config.workers).toBe(1);
+    expect(two.run.config.workers).toBe(2);
+    expect(two.run.config.workerSlices.map((s) => s.count)).toEqual([2, 2]);
+    await expectValidRunDir(two.runDir, 'run');
+    const counts = (run: WorkersRun): Record<string, number> =>
+      Object.fromEntries(run.fidelity.templates.map((t) => [t.id, t.replayed.count]));
+    expect(two.run.fidelity.statements).toMatchObject({ captured: 20, replayed: 20, asCaptured: 20 });
+    expect(two.run.fidelity.statements).toEqual(one.run.fidelity.statements);
+    expect(two.run.fidelity.transactions).toEqual({ captured: 20, replayed: 20 });
+    expect(two.run.fidelity.transactions).toEqual(one.run.fidelity.transactions);
+    expect(counts(two.run)).toEqual(counts(one.run));
+    for (const t of two.run.fidelity.templates) expect(t.replayed.count, t.id).toBe(t.captured.count);
+    for (const { rows } of [one, two]) {
+      expect(rows).toHaveLength(16);
+      for (const s of [1, 2, 3, 4]) {
+        const own = rows.filter((r) => r.session === s);
+        expect(own.map((r) => r.seq)).toEqual([1, 2, 3, 4]);
+        expect(new Set(own.map((r) => r.pid)).size).toBe(1);
+      }
+    }
+  }, 300_000);
 });

@@ -9,22 +9,22 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir, runCli, startTempServer, withDatabase, type TempServer } from './helpers.js';
+import {
+  captureHeader,
+  captureTpcc,
+  expectTpccReplayed,
+  freshDatabase,
+  loadTpcc,
+  replayCli,
+  writeRecords,
+  writeWorkload,
+  type Fidelity,
+} from './replay-fixture.js';
 
 let server: TempServer;
 let dir: string;
 const admin = (): postgres.Sql =>
   postgres(withDatabase(server.url, 'postgres'), { max: 1, onnotice: () => undefined });
-
-async function freshDatabase(name: string): Promise<string> {
-  const sql = admin();
-  try {
-    await sql.unsafe(`drop database if exists ${name}`);
-    await sql.unsafe(`create database ${name}`);
-  } finally {
-    await sql.end();
-  }
-  return withDatabase(server.url, name);
-}
 
 async function autoConf(): Promise<string> {
   const sql = admin();
@@ -35,12 +35,6 @@ async function autoConf(): Promise<string> {
   } finally {
     await sql.end();
   }
-}
-
-interface Fidelity {
-  statements: { captured: number; replayed: number; asCaptured: number };
-  templates: { id: string; captured: { count: number }; replayed: { count: number; errors: number } }[];
-  pass: boolean;
 }
 
 beforeAll(async () => {
@@ -57,77 +51,30 @@ describe('capture and replay on PostgreSQL', () => {
   const workload = (): string => path.join(dir, 'tpcc.ndjson.gz');
 
   it('captures a TPC-C run live and restores every setting it changed', async () => {
-    const source = await freshDatabase('source');
-    expect(
-      (await runCli(dir, ['load', '--db', source, '--warehouses', '1', '--seed', '11'], 300_000)).code,
-    ).toBe(0);
+    const source = await freshDatabase(server.url, 'source');
+    await loadTpcc(dir, source);
     const before = await autoConf();
-    const capture = runCli(
-      dir,
-      ['capture', '--db', source, '--duration', '12s', '--out', workload()],
-      120_000,
-    );
-    await new Promise((r) => setTimeout(r, 2000));
-    const run = await runCli(
-      dir,
-      [
-        'run',
-        '--db',
-        source,
-        '--warmup',
-        '0s',
-        '--duration',
-        '5s',
-        '--terminals',
-        '4',
-        '--no-monitor',
-        '--out',
-        path.join(dir, 'results'),
-      ],
-      120_000,
-    );
-    expect(run.code, run.stderr).toBe(0);
-    const captured = await capture;
-    expect(captured.code, captured.stderr).toBe(0);
-    expect(captured.stdout).toMatch(/captured [\d,]+ statements in \d+ sessions/);
+    await captureTpcc(dir, source, workload(), { captureS: 12, leadMs: 2000, runS: 5, terminals: 4 });
     expect(await autoConf()).toBe(before);
   });
 
   for (const speed of ['1', 'max']) {
     it(`replays onto a fresh load of the same seed at --speed ${speed}: >= 99% succeed, template counts equal, check passes`, async () => {
-      const target = await freshDatabase(`replay_${speed}`);
-      expect(
-        (await runCli(dir, ['load', '--db', target, '--warehouses', '1', '--seed', '11'], 300_000)).code,
-      ).toBe(0);
+      const target = await freshDatabase(server.url, `replay_${speed}`);
+      await loadTpcc(dir, target);
       const json = path.join(dir, `replay-${speed}.json`);
-      const replay = await runCli(
+      const replay = await replayCli(
         dir,
-        [
-          'replay',
-          workload(),
-          '--db',
-          target,
-          '--speed',
-          speed,
-          '--json',
-          json,
-          '--out',
-          path.join(dir, 'results'),
-          '--max-error-rate',
-          '1',
-        ],
+        workload(),
+        target,
+        ['--speed', speed, '--json', json, '--max-error-rate', '1'],
         300_000,
       );
       expect(replay.code, replay.stderr).toBe(0);
       expect(replay.stdout).toMatch(/^(FAITHFUL|DIVERGED): /m);
       const report = JSON.parse(await readFile(json, 'utf8')) as { workload: string; fidelity: Fidelity };
       expect(report.workload).toBe('replay');
-      const f = report.fidelity;
-      expect(f.statements.captured).toBeGreaterThan(500);
-      expect(f.statements.asCaptured / f.statements.captured).toBeGreaterThanOrEqual(0.99);
-      for (const t of f.templates) expect(t.replayed.count + t.replayed.errors, t.id).toBe(t.captured.count);
-      const check = await runCli(dir, ['check', '--db', target], 120_000);
-      expect(check.code, check.stdout).toBe(0);
+      await expectTpccReplayed(dir, target, report.fidelity, 500);
     });
   }
 
@@ -135,59 +82,22 @@ describe('capture and replay on PostgreSQL', () => {
     // One session: an autocommit statement and an explicit transaction in the first second (the
     // warm-up), then a statement the capture saw fail (its table was gone) that succeeds here, and
     // one more: 6 statements in 4 transactions.
-    const file = path.join(dir, 'outcomes.ndjson');
-    const statement = (atMs: number, sql: string, extra: Record<string, unknown> = {}): string =>
-      JSON.stringify({ type: 'statement', session: 1, atMs, sql, durationMs: 0.1, outcome: 'ok', ...extra });
-    const records = [
-      JSON.stringify({
-        type: 'header',
-        format: 'txbench-workload',
-        version: 1,
-        source: { kind: 'postgres', from: 'csvlog' },
-        captureStart: new Date().toISOString(),
-        redacted: false,
-        tool: 'test',
-      }),
-      JSON.stringify({
-        type: 'session',
-        id: 1,
-        user: null,
-        database: null,
-        application: null,
-        startedBeforeCapture: false,
-        connectAtMs: 0,
-      }),
-      statement(0, 'select 1'),
-      statement(100, 'begin', { tx: 'begin' }),
-      statement(150, 'select 2'),
-      statement(200, 'commit', { tx: 'commit' }),
-      statement(1600, 'select 3', {
-        outcome: 'error',
-        error: { code: '42P01', message: 'relation "gone" does not exist' },
-      }),
-      statement(1700, 'select 4'),
-      JSON.stringify({ type: 'disconnect', session: 1, atMs: 1800 }),
-    ];
-    await import('node:fs/promises').then((fs) => fs.writeFile(file, records.join('\n') + '\n'));
-    const json = path.join(dir, 'outcomes.json');
-    const r = await runCli(
-      dir,
+    const file = await writeWorkload(path.join(dir, 'outcomes.ndjson'), [
       [
-        'replay',
-        file,
-        '--db',
-        server.url,
-        '--warmup',
-        '1s',
-        '--interval',
-        '1s',
-        '--json',
-        json,
-        '--out',
-        path.join(dir, 'results'),
+        [0, 'select 1'],
+        [100, 'begin', { tx: 'begin' }],
+        [150, 'select 2'],
+        [200, 'commit', { tx: 'commit' }],
+        [
+          1600,
+          'select 3',
+          { outcome: 'error', error: { code: '42P01', message: 'relation "gone" does not exist' } },
+        ],
+        [1700, 'select 4'],
       ],
-      120_000,
-    );
+    ]);
+    const json = path.join(dir, 'outcomes.json');
+    const r = await replayCli(dir, file, server.url, ['--warmup', '1s', '--interval', '1s', '--json', json]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^DIVERGED: .*1 statements that failed in the capture succeeded/m);
     const f = (
@@ -204,22 +114,8 @@ describe('capture and replay on PostgreSQL', () => {
   }, 180_000);
 
   it('a redacted workload is refused for replay with one line, exit 2', async () => {
-    const log = path.join(dir, 'redacted.ndjson');
-    await import('node:fs/promises').then((fs) =>
-      fs.writeFile(
-        log,
-        JSON.stringify({
-          type: 'header',
-          format: 'txbench-workload',
-          version: 1,
-          source: { kind: 'postgres', from: 'csvlog' },
-          captureStart: new Date().toISOString(),
-          redacted: true,
-          tool: 'x',
-        }) + '\n',
-      ),
-    );
-    const r = await runCli(dir, ['replay', log, '--db', server.url, '--out', path.join(dir, 'results')]);
+    const log = await writeRecords(path.join(dir, 'redacted.ndjson'), [captureHeader(true)]);
+    const r = await replayCli(dir, log, server.url);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/redacted/);

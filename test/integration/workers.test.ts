@@ -417,11 +417,4 @@ describe('--workers refused where one thread is the rule', () => {
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/--workers 2: .*one writer.*drop --workers/);
   });
-
-  it('replay: one line, exit 2', async () => {
-    const run = await runCli(dir, ['replay', 'capture.json', '--workers', '2'], 30_000);
-    expect(run.code).toBe(2);
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/replay runs its captured sessions from one thread; drop --workers/);
-  });
 });

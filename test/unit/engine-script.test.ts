@@ -1,7 +1,9 @@
 /**
  * Scripted terminals (a replayed capture's sessions): submissions in each terminal's own order, at
  * their scheduled offsets, lateness measured from the schedule when a terminal is still busy, more
- * than 256 types, and the window closing once every script is done.
+ * than 256 types, and the window closing once every script is done (or, for one slice of a run
+ * under a coordinator, saying so). A slice's terminals are known to the script by their ids in the
+ * whole run.
  */
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.js';
@@ -122,5 +124,67 @@ describe('scripted terminals', () => {
     const result = await new Engine(config(2, script([[], []]), 1), executor, () => ({ n: 0 })).run();
     expect(result.status).toBe('completed');
     expect(result.perType[0]!.count).toBe(0);
+  });
+
+  it("a slice of a run's terminals asks its script by their ids in the whole run", async () => {
+    const ran: number[] = [];
+    const executor: Executor<Counters> = {
+      connections: 2,
+      execute(_slot, _type, terminal) {
+        ran.push(terminal.id);
+        return Promise.resolve(0);
+      },
+      classify: () => 'other',
+    };
+    // Terminals 5 and 6 of 7: the script has items for those two only.
+    const s = script([
+      [],
+      [],
+      [],
+      [],
+      [],
+      [
+        [0, 0],
+        [0, 5],
+      ],
+      [[0, 0]],
+    ]);
+    const asked = new Set<number>();
+    const spied: TerminalScript = {
+      ...s,
+      nextType(id) {
+        asked.add(id);
+        return s.nextType(id);
+      },
+    };
+    const result = await new Engine(
+      { ...config(2, spied, 1), firstTerminal: 5, totalTerminals: 7 },
+      executor,
+      () => ({ n: 0 }),
+    ).run();
+    expect([...asked].sort()).toEqual([5, 6]);
+    expect(ran.sort()).toEqual([5, 5, 6]);
+    expect(result.perType[0]!.count).toBe(3);
+  });
+
+  it('a slice under a coordinator (externalPhases) says its scripts are done and leaves the window to it', async () => {
+    const executor: Executor<Counters> = {
+      connections: 1,
+      execute: () => Promise.resolve(0),
+      classify: () => 'other',
+    };
+    const engine = new Engine(
+      { ...config(1, script([[[0, 0]]]), 1), externalPhases: true },
+      executor,
+      () => ({ n: 0 }),
+    );
+    const done = new Promise<string>((resolve) => engine.once('scriptsDone', () => resolve('scriptsDone')));
+    const result = engine.run();
+    expect(await Promise.race([done, result.then(() => 'closed its own window')])).toBe('scriptsDone');
+    expect(engine.currentPhase).toBe('measure');
+    engine.endWindow();
+    const r = await result;
+    expect(r.status).toBe('completed');
+    expect(r.perType[0]!.count).toBe(1);
   });
 });

@@ -7,12 +7,16 @@
  * tool's runs together, and the table shows each ratio's spread over the two pairs of turns.
  * sysbench's CPU comes from the shell's `times` after it exits, txbench's from its own report over
  * the measured window; both per statement (BEGIN and COMMIT counted, as sysbench counts queries).
+ * Then the same pairings on a MariaDB server started for them (sysbench's mysql driver, txbench
+ * through mysql2), with targets of their own; a MariaDB that cannot start is recorded as such.
  */
 import { loadavg as osLoadavg } from 'node:os';
 import { startProgram, lastLine } from './children.js';
 import type { BenchConfig } from './config.js';
 import { formatTable, num, type Column, type TargetDef } from './figures.js';
+import { startMariaDb } from './mariadb-server.js';
 import type { PgCluster } from './pg-cluster.js';
+import { oneLine } from './sections.js';
 import { round, runTxbench, type RunFigures } from './txbench-run.js';
 import { loadWorkload } from '../workloads/loader.js';
 import { findWorkload } from '../workloads/registry.js';
@@ -68,6 +72,25 @@ export interface SysbenchData {
   pairings: SysbenchPairing[];
   /** `uptime`'s load averages when the section started and ended. */
   loadAverage: { start: number[]; end: number[] };
+  /** The same pairings on MariaDB, or why they did not run (absent in earlier bench files). */
+  mariadb?: MariaDbSysbench | { error: string };
+}
+
+/** Section 7 on MariaDB: sysbench's mysql driver against txbench through mysql2. */
+export interface MariaDbSysbench {
+  version: string;
+  loadSeconds: number;
+  command: string;
+  pairings: SysbenchPairing[];
+  loadAverage: { start: number[]; end: number[] };
+}
+
+/** Where the pairings run: the database's URL, sysbench's connection options, the server's pid. */
+interface SysbenchServer {
+  url: string;
+  /** sysbench's options naming the driver and the database. */
+  connect: string[];
+  serverPid: number;
 }
 
 export async function sysbenchSection(
@@ -77,22 +100,124 @@ export async function sysbenchSection(
 ): Promise<SysbenchData> {
   const startLoad = loadavg();
   const url = await cluster.createDatabase('sysbench');
+  const seconds = Math.max(1, Math.round(cfg.durationMs / 1000));
+  const loadSeconds = await loadTables(url, cfg, progress);
+  const postgres: SysbenchServer = {
+    url,
+    connect: [
+      '--db-driver=pgsql',
+      '--pgsql-host=127.0.0.1',
+      `--pgsql-port=${cluster.port}`,
+      '--pgsql-user=postgres',
+      '--pgsql-db=sysbench',
+    ],
+    serverPid: cluster.pid,
+  };
+  const pairings = await runPairings(postgres, cfg, progress);
+  const threads = Math.max(...cfg.threadCounts);
+  const pgData: SysbenchData = {
+    tables: cfg.tables,
+    tableSize: cfg.tableSize,
+    threads,
+    threadCounts: [...cfg.threadCounts],
+    workers: 1,
+    seconds,
+    loadSeconds,
+    command: commandOf(postgres, cfg),
+    scripts: pairings
+      .filter((p) => p.threads === threads)
+      .map((p) => ({ script: p.script, sysbench: p.sysbench, txbench: p.txbench })),
+    pairings,
+    loadAverage: { start: startLoad, end: loadavg() },
+  };
+  return { ...pgData, mariadb: await mariadbPairings(cfg, progress) };
+}
+
+/** The same pairings on a MariaDB server started for them; its failure is recorded, not thrown. */
+async function mariadbPairings(
+  cfg: BenchConfig['sysbench'],
+  progress: (line: string) => void,
+): Promise<MariaDbSysbench | { error: string }> {
+  const start = loadavg();
+  let server;
+  try {
+    progress('MariaDB: starting mariadbd');
+    server = await startMariaDb();
+  } catch (err) {
+    return { error: `MariaDB did not start: ${oneLine(err)}` };
+  }
+  try {
+    const url = await server.createDatabase('sysbench');
+    const loadSeconds = await loadTables(url, cfg, (line) => progress(`MariaDB: ${line}`));
+    const u = new URL(url);
+    const maria: SysbenchServer = {
+      url,
+      connect: [
+        '--db-driver=mysql',
+        `--mysql-host=${u.hostname}`,
+        `--mysql-port=${u.port}`,
+        `--mysql-user=${decodeURIComponent(u.username)}`,
+        // The throw-away server's own password (mariadb-server.ts): sysbench takes it on its command line only.
+        `--mysql-password=${decodeURIComponent(u.password)}`,
+        '--mysql-db=sysbench',
+      ],
+      serverPid: server.pid,
+    };
+    const pairings = await runPairings(maria, cfg, (line) => progress(`MariaDB: ${line}`));
+    return {
+      version: server.version,
+      loadSeconds,
+      command: commandOf(maria, cfg),
+      pairings,
+      loadAverage: { start, end: loadavg() },
+    };
+  } catch (err) {
+    return { error: oneLine(err) };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** txbench loads the tables both tools run on; its time in seconds. */
+async function loadTables(
+  url: string,
+  cfg: BenchConfig['sysbench'],
+  progress: (line: string) => void,
+): Promise<number> {
   progress(`loading ${cfg.tables} tables x ${cfg.tableSize} rows`);
   const load = await loadWorkload(await findWorkload('sysbench'), 'sysbench', url, {
     options: { tables: cfg.tables, tableSize: cfg.tableSize },
   });
-  const seconds = Math.max(1, Math.round(cfg.durationMs / 1000));
-  const base = [
-    '--db-driver=pgsql',
-    '--pgsql-host=127.0.0.1',
-    `--pgsql-port=${cluster.port}`,
-    '--pgsql-user=postgres',
-    '--pgsql-db=sysbench',
+  return round(load.seconds, 1);
+}
+
+/** sysbench's options for a run on a target, before the script and `--threads`. */
+function sysbenchArgs(target: SysbenchServer, cfg: BenchConfig['sysbench']): string[] {
+  return [
+    ...target.connect,
     `--tables=${cfg.tables}`,
     `--table-size=${cfg.tableSize}`,
     // sysbench 1.0.20 has no warm-up option: its figures cover the whole run.
-    `--time=${seconds}`,
+    `--time=${Math.max(1, Math.round(cfg.durationMs / 1000))}`,
   ];
+}
+
+/** The command as printed: a password (a throw-away server's, but still) is not. */
+function commandOf(target: SysbenchServer, cfg: BenchConfig['sysbench']): string {
+  const args = sysbenchArgs(target, cfg).map((a) =>
+    a.startsWith('--mysql-password=') ? '--mysql-password=…' : a,
+  );
+  return `sysbench SCRIPT ${args.join(' ')} --threads=N run`;
+}
+
+/** Every script at every thread count on one target, the tools in turns. */
+async function runPairings(
+  target: SysbenchServer,
+  cfg: BenchConfig['sysbench'],
+  progress: (line: string) => void,
+): Promise<SysbenchPairing[]> {
+  const seconds = Math.max(1, Math.round(cfg.durationMs / 1000));
+  const base = sysbenchArgs(target, cfg);
   const pairings: SysbenchPairing[] = [];
   for (const threads of cfg.threadCounts) {
     for (const script of SYSBENCH_SCRIPTS) {
@@ -105,7 +230,7 @@ export async function sysbenchSection(
           tool === 'sysbench'
             ? await runSysbench(script, [...base, `--threads=${threads}`], seconds)
             : await runTxbench(
-                url,
+                target.url,
                 {
                   workload: 'sysbench',
                   workloadOptions: { script },
@@ -116,29 +241,14 @@ export async function sysbenchSection(
                   durationMs: cfg.durationMs,
                   monitor: false,
                 },
-                cluster.pid,
+                target.serverPid,
               ).then(txbenchTurn),
         );
       }
       pairings.push(pairingOf(script, threads, turns));
     }
   }
-  const threads = Math.max(...cfg.threadCounts);
-  return {
-    tables: cfg.tables,
-    tableSize: cfg.tableSize,
-    threads,
-    threadCounts: [...cfg.threadCounts],
-    workers: 1,
-    seconds,
-    loadSeconds: round(load.seconds, 1),
-    command: `sysbench SCRIPT ${base.join(' ')} --threads=N run`,
-    scripts: pairings
-      .filter((p) => p.threads === threads)
-      .map((p) => ({ script: p.script, sysbench: p.sysbench, txbench: p.txbench })),
-    pairings,
-    loadAverage: { start: startLoad, end: loadavg() },
-  };
+  return pairings;
 }
 
 const loadavg = (): number[] => osLoadavg().map((x) => round(x, 2));
@@ -257,9 +367,25 @@ async function runSysbench(script: Script, args: string[], wallS: number): Promi
   };
 }
 
-const pairing = (d: SysbenchData, script: Script, threads: number): SysbenchPairing | string =>
-  d.pairings.find((p) => p.script === script && p.threads === threads) ??
+/** A pairing among a database's, or why it has none. */
+const pairingIn = (
+  pairings: readonly SysbenchPairing[],
+  script: Script,
+  threads: number,
+): SysbenchPairing | string =>
+  pairings.find((p) => p.script === script && p.threads === threads) ??
   `${script} at ${threads} threads did not run`;
+
+const pairing = (d: SysbenchData, script: Script, threads: number): SysbenchPairing | string =>
+  pairingIn(d.pairings, script, threads);
+
+/** MariaDB's pairings, or why there are none. */
+const mariadbPairingsOf = (d: SysbenchData): readonly SysbenchPairing[] | string =>
+  d.mariadb === undefined
+    ? 'MariaDB was not measured'
+    : 'error' in d.mariadb
+      ? d.mariadb.error
+      : d.mariadb.pairings;
 
 /** The figure names of earlier bench files: the TPS ratios at the largest thread count. */
 const legacyRatio = (script: Script) => (d: SysbenchData) => {
@@ -270,9 +396,53 @@ const legacyRatio = (script: Script) => (d: SysbenchData) => {
 const TPS_RATIO = 0.95;
 const CPU_RATIO = 1.5;
 
-/** The issue's targets for each script at each thread count (config's default: 1 and 4). */
+/** The TPS and CPU targets of every script at every thread count, on one database's pairings. */
+function pairingTargets(
+  threadCounts: readonly number[],
+  prefix: string,
+  pairingsOf: (d: SysbenchData) => readonly SysbenchPairing[] | string,
+): TargetDef<SysbenchData>[] {
+  const targets: TargetDef<SysbenchData>[] = [];
+  for (const threads of threadCounts) {
+    for (const script of SYSBENCH_SCRIPTS) {
+      const at = `${prefix}${script}, ${threads} thread${threads === 1 ? '' : 's'}`;
+      const find = (d: SysbenchData): SysbenchPairing | string => {
+        const ps = pairingsOf(d);
+        return typeof ps === 'string' ? ps : pairingIn(ps, script, threads);
+      };
+      targets.push(
+        {
+          figure: `${at}: TPS, txbench ÷ sysbench`,
+          unit: '',
+          op: '>=',
+          limit: TPS_RATIO,
+          value: (d) => {
+            const p = find(d);
+            return typeof p === 'string' ? p : p.tpsRatio;
+          },
+        },
+        {
+          figure: `${at}: client CPU per statement, txbench ÷ sysbench`,
+          unit: '',
+          op: '<=',
+          limit: CPU_RATIO,
+          value: (d) => {
+            const p = find(d);
+            return typeof p === 'string' ? p : p.clientUsPerStatementRatio;
+          },
+        },
+      );
+    }
+  }
+  return targets;
+}
+
+/**
+ * The issue's targets for each script at each thread count (config's default: 1 and 4), on
+ * PostgreSQL (the figure names of earlier files) and then on MariaDB (named "MariaDB: …").
+ */
 export function sysbenchTargets(threadCounts: readonly number[]): TargetDef<SysbenchData>[] {
-  const targets: TargetDef<SysbenchData>[] = [
+  return [
     {
       figure: 'oltp_read_write TPS, txbench ÷ sysbench',
       unit: '',
@@ -287,35 +457,9 @@ export function sysbenchTargets(threadCounts: readonly number[]): TargetDef<Sysb
       limit: 0.9,
       value: legacyRatio('oltp_point_select'),
     },
+    ...pairingTargets(threadCounts, '', (d) => d.pairings),
+    ...pairingTargets(threadCounts, 'MariaDB: ', mariadbPairingsOf),
   ];
-  for (const threads of threadCounts) {
-    for (const script of SYSBENCH_SCRIPTS) {
-      const at = `${script}, ${threads} thread${threads === 1 ? '' : 's'}`;
-      targets.push(
-        {
-          figure: `${at}: TPS, txbench ÷ sysbench`,
-          unit: '',
-          op: '>=',
-          limit: TPS_RATIO,
-          value: (d) => {
-            const p = pairing(d, script, threads);
-            return typeof p === 'string' ? p : p.tpsRatio;
-          },
-        },
-        {
-          figure: `${at}: client CPU per statement, txbench ÷ sysbench`,
-          unit: '',
-          op: '<=',
-          limit: CPU_RATIO,
-          value: (d) => {
-            const p = pairing(d, script, threads);
-            return typeof p === 'string' ? p : p.clientUsPerStatementRatio;
-          },
-        },
-      );
-    }
-  }
-  return targets;
 }
 
 interface Row {
@@ -327,8 +471,9 @@ interface Row {
 const spread = (xs: readonly number[]): string =>
   xs.length === 0 ? 'n/a' : `${num(Math.min(...xs))}–${num(Math.max(...xs))}`;
 
-export function sysbenchTable(d: SysbenchData): string {
-  const rows: Row[] = d.pairings.flatMap((p) => {
+/** One database's runs and ratios, as two tables. */
+function pairingTables(pairings: readonly SysbenchPairing[]): string[] {
+  const rows: Row[] = pairings.flatMap((p) => {
     const name = `${p.script}, ${p.threads} thr.`;
     return [
       ...p.turns.map((t, i) => ({ pairing: name, tool: `${i + 1}. ${t.tool}`, f: t.figures })),
@@ -358,12 +503,30 @@ export function sysbenchTable(d: SysbenchData): string {
     },
   ];
   return [
-    `${d.tables} tables x ${d.tableSize} rows (txbench loaded them in ${d.loadSeconds} s), ${d.seconds} s each run, turns ${SYSBENCH_TURNS.join(', ')} per script and thread count; load average ${d.loadAverage.start.join(' ')} at the start, ${d.loadAverage.end.join(' ')} at the end. Command: \`${d.command}\``,
-    '',
     formatTable(columns, rows, 'markdown'),
     '',
     `txbench ÷ sysbench, each tool's runs together (targets: TPS ≥ ${TPS_RATIO}, client CPU per statement ≤ ${CPU_RATIO}), and the same ratio for each neighbouring pair of turns (1 with 2, 3 with 4):`,
     '',
-    formatTable(ratioColumns, d.pairings, 'markdown'),
+    formatTable(ratioColumns, pairings, 'markdown'),
+  ];
+}
+
+function mariadbPart(m: SysbenchData['mariadb']): string[] {
+  if (m === undefined) return [];
+  if ('error' in m) return ['', `MariaDB: not measured: ${m.error}`];
+  return [
+    '',
+    `MariaDB ${m.version}, the same tables (txbench loaded them in ${m.loadSeconds} s) and turns; sysbench's mysql driver, txbench through mysql2; load average ${m.loadAverage.start.join(' ')} at the start, ${m.loadAverage.end.join(' ')} at the end. Command: \`${m.command}\``,
+    '',
+    ...pairingTables(m.pairings),
+  ];
+}
+
+export function sysbenchTable(d: SysbenchData): string {
+  return [
+    `PostgreSQL: ${d.tables} tables x ${d.tableSize} rows (txbench loaded them in ${d.loadSeconds} s), ${d.seconds} s each run, turns ${SYSBENCH_TURNS.join(', ')} per script and thread count; load average ${d.loadAverage.start.join(' ')} at the start, ${d.loadAverage.end.join(' ')} at the end. Command: \`${d.command}\``,
+    '',
+    ...pairingTables(d.pairings),
+    ...mariadbPart(d.mariadb),
   ].join('\n');
 }

@@ -7,67 +7,52 @@
  * tool's runs together, and the table shows each ratio's spread over the two pairs of turns.
  * sysbench's CPU comes from the shell's `times` after it exits, txbench's from its own report over
  * the measured window; both per statement (BEGIN and COMMIT counted, as sysbench counts queries).
+ * Then the same pairings on a MariaDB server started for them (sysbench's mysql driver, txbench
+ * through mysql2), with targets of their own; a MariaDB that cannot start is recorded as such.
  */
 import { loadavg as osLoadavg } from 'node:os';
 import { startProgram, lastLine } from './children.js';
 import type { BenchConfig } from './config.js';
-import { formatTable, num, type Column, type TargetDef } from './figures.js';
+import { startMariaDb } from './mariadb-server.js';
 import type { PgCluster } from './pg-cluster.js';
+import { oneLine } from './sections.js';
+import {
+  pairingOf,
+  SYSBENCH_SCRIPTS,
+  SYSBENCH_TURNS,
+  type MariaDbSysbench,
+  type Script,
+  type SysbenchData,
+  type SysbenchPairing,
+  type SysbenchTurn,
+  type ToolFigures,
+} from './sysbench-figures.js';
 import { round, runTxbench, type RunFigures } from './txbench-run.js';
 import { loadWorkload } from '../workloads/loader.js';
 import { findWorkload } from '../workloads/registry.js';
 
-export const SYSBENCH_SCRIPTS = ['oltp_point_select', 'oltp_read_only', 'oltp_read_write'] as const;
-type Script = (typeof SYSBENCH_SCRIPTS)[number];
+// The section's figures, targets and table, where main.ts and the tests have always found them.
+export {
+  combineTurns,
+  pairingOf,
+  sysbenchTable,
+  sysbenchTargets,
+  SYSBENCH_SCRIPTS,
+  SYSBENCH_TURNS,
+  type MariaDbSysbench,
+  type SysbenchData,
+  type SysbenchPairing,
+  type SysbenchTurn,
+  type Tool,
+  type ToolFigures,
+} from './sysbench-figures.js';
 
-export interface ToolFigures {
-  tps: number;
-  qps: number | null;
-  client: { usPerTransaction: number; coresUsed: number; usPerStatement?: number | undefined };
-}
-
-/** One run of one tool, in the order the pairing ran them. */
-export interface SysbenchTurn {
-  tool: Tool;
-  figures: ToolFigures;
-  transactions: number;
-  statements: number;
-  clientCpuS: number;
-}
-
-export type Tool = 'sysbench' | 'txbench';
-export const SYSBENCH_TURNS: readonly Tool[] = ['sysbench', 'txbench', 'txbench', 'sysbench'];
-
-/** One script at one thread count: the turns, each tool's runs together, and the ratios. */
-export interface SysbenchPairing {
-  script: Script;
-  threads: number;
-  turns: SysbenchTurn[];
-  sysbench: ToolFigures;
-  txbench: ToolFigures;
-  /** txbench ÷ sysbench over all of each tool's runs. */
-  tpsRatio: number;
-  clientUsPerStatementRatio: number;
-  /** The same ratios for each pair of neighbouring turns (1 with 2, 3 with 4): their spread. */
-  pairs: { tpsRatio: number; clientUsPerStatementRatio: number }[];
-}
-
-export interface SysbenchData {
-  tables: number;
-  tableSize: number;
-  /** The largest thread count (the pairings at it are also given as `scripts`). */
-  threads: number;
-  threadCounts: number[];
-  /** Kept for readers of earlier bench.json files: txbench no longer runs with --workers here. */
-  workers: number;
-  seconds: number;
-  loadSeconds: number;
-  command: string;
-  /** The pairings at `threads`, each tool's runs together (the figure names of earlier files). */
-  scripts: { script: Script; sysbench: ToolFigures; txbench: ToolFigures; txbenchWorkers?: ToolFigures }[];
-  pairings: SysbenchPairing[];
-  /** `uptime`'s load averages when the section started and ended. */
-  loadAverage: { start: number[]; end: number[] };
+/** Where the pairings run: the database's URL, sysbench's connection options, the server's pid. */
+interface SysbenchServer {
+  url: string;
+  /** sysbench's options naming the driver and the database. */
+  connect: string[];
+  serverPid: number;
 }
 
 export async function sysbenchSection(
@@ -77,22 +62,124 @@ export async function sysbenchSection(
 ): Promise<SysbenchData> {
   const startLoad = loadavg();
   const url = await cluster.createDatabase('sysbench');
+  const seconds = Math.max(1, Math.round(cfg.durationMs / 1000));
+  const loadSeconds = await loadTables(url, cfg, progress);
+  const postgres: SysbenchServer = {
+    url,
+    connect: [
+      '--db-driver=pgsql',
+      '--pgsql-host=127.0.0.1',
+      `--pgsql-port=${cluster.port}`,
+      '--pgsql-user=postgres',
+      '--pgsql-db=sysbench',
+    ],
+    serverPid: cluster.pid,
+  };
+  const pairings = await runPairings(postgres, cfg, progress);
+  const threads = Math.max(...cfg.threadCounts);
+  const pgData: SysbenchData = {
+    tables: cfg.tables,
+    tableSize: cfg.tableSize,
+    threads,
+    threadCounts: [...cfg.threadCounts],
+    workers: 1,
+    seconds,
+    loadSeconds,
+    command: commandOf(postgres, cfg),
+    scripts: pairings
+      .filter((p) => p.threads === threads)
+      .map((p) => ({ script: p.script, sysbench: p.sysbench, txbench: p.txbench })),
+    pairings,
+    loadAverage: { start: startLoad, end: loadavg() },
+  };
+  return { ...pgData, mariadb: await mariadbPairings(cfg, progress) };
+}
+
+/** The same pairings on a MariaDB server started for them; its failure is recorded, not thrown. */
+async function mariadbPairings(
+  cfg: BenchConfig['sysbench'],
+  progress: (line: string) => void,
+): Promise<MariaDbSysbench | { error: string }> {
+  const start = loadavg();
+  let server;
+  try {
+    progress('MariaDB: starting mariadbd');
+    server = await startMariaDb();
+  } catch (err) {
+    return { error: `MariaDB did not start: ${oneLine(err)}` };
+  }
+  try {
+    const url = await server.createDatabase('sysbench');
+    const loadSeconds = await loadTables(url, cfg, (line) => progress(`MariaDB: ${line}`));
+    const u = new URL(url);
+    const maria: SysbenchServer = {
+      url,
+      connect: [
+        '--db-driver=mysql',
+        `--mysql-host=${u.hostname}`,
+        `--mysql-port=${u.port}`,
+        `--mysql-user=${decodeURIComponent(u.username)}`,
+        // The throw-away server's own password (mariadb-server.ts): sysbench takes it on its command line only.
+        `--mysql-password=${decodeURIComponent(u.password)}`,
+        '--mysql-db=sysbench',
+      ],
+      serverPid: server.pid,
+    };
+    const pairings = await runPairings(maria, cfg, (line) => progress(`MariaDB: ${line}`));
+    return {
+      version: server.version,
+      loadSeconds,
+      command: commandOf(maria, cfg),
+      pairings,
+      loadAverage: { start, end: loadavg() },
+    };
+  } catch (err) {
+    return { error: oneLine(err) };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** txbench loads the tables both tools run on; its time in seconds. */
+async function loadTables(
+  url: string,
+  cfg: BenchConfig['sysbench'],
+  progress: (line: string) => void,
+): Promise<number> {
   progress(`loading ${cfg.tables} tables x ${cfg.tableSize} rows`);
   const load = await loadWorkload(await findWorkload('sysbench'), 'sysbench', url, {
     options: { tables: cfg.tables, tableSize: cfg.tableSize },
   });
-  const seconds = Math.max(1, Math.round(cfg.durationMs / 1000));
-  const base = [
-    '--db-driver=pgsql',
-    '--pgsql-host=127.0.0.1',
-    `--pgsql-port=${cluster.port}`,
-    '--pgsql-user=postgres',
-    '--pgsql-db=sysbench',
+  return round(load.seconds, 1);
+}
+
+/** sysbench's options for a run on a target, before the script and `--threads`. */
+function sysbenchArgs(target: SysbenchServer, cfg: BenchConfig['sysbench']): string[] {
+  return [
+    ...target.connect,
     `--tables=${cfg.tables}`,
     `--table-size=${cfg.tableSize}`,
     // sysbench 1.0.20 has no warm-up option: its figures cover the whole run.
-    `--time=${seconds}`,
+    `--time=${Math.max(1, Math.round(cfg.durationMs / 1000))}`,
   ];
+}
+
+/** The command as printed: a password (a throw-away server's, but still) is not. */
+function commandOf(target: SysbenchServer, cfg: BenchConfig['sysbench']): string {
+  const args = sysbenchArgs(target, cfg).map((a) =>
+    a.startsWith('--mysql-password=') ? '--mysql-password=…' : a,
+  );
+  return `sysbench SCRIPT ${args.join(' ')} --threads=N run`;
+}
+
+/** Every script at every thread count on one target, the tools in turns. */
+async function runPairings(
+  target: SysbenchServer,
+  cfg: BenchConfig['sysbench'],
+  progress: (line: string) => void,
+): Promise<SysbenchPairing[]> {
+  const seconds = Math.max(1, Math.round(cfg.durationMs / 1000));
+  const base = sysbenchArgs(target, cfg);
   const pairings: SysbenchPairing[] = [];
   for (const threads of cfg.threadCounts) {
     for (const script of SYSBENCH_SCRIPTS) {
@@ -105,7 +192,7 @@ export async function sysbenchSection(
           tool === 'sysbench'
             ? await runSysbench(script, [...base, `--threads=${threads}`], seconds)
             : await runTxbench(
-                url,
+                target.url,
                 {
                   workload: 'sysbench',
                   workloadOptions: { script },
@@ -116,77 +203,17 @@ export async function sysbenchSection(
                   durationMs: cfg.durationMs,
                   monitor: false,
                 },
-                cluster.pid,
+                target.serverPid,
               ).then(txbenchTurn),
         );
       }
       pairings.push(pairingOf(script, threads, turns));
     }
   }
-  const threads = Math.max(...cfg.threadCounts);
-  return {
-    tables: cfg.tables,
-    tableSize: cfg.tableSize,
-    threads,
-    threadCounts: [...cfg.threadCounts],
-    workers: 1,
-    seconds,
-    loadSeconds: round(load.seconds, 1),
-    command: `sysbench SCRIPT ${base.join(' ')} --threads=N run`,
-    scripts: pairings
-      .filter((p) => p.threads === threads)
-      .map((p) => ({ script: p.script, sysbench: p.sysbench, txbench: p.txbench })),
-    pairings,
-    loadAverage: { start: startLoad, end: loadavg() },
-  };
+  return pairings;
 }
 
 const loadavg = (): number[] => osLoadavg().map((x) => round(x, 2));
-
-const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
-
-/** Several runs of one tool as one: TPS and cores their mean, CPU per transaction and statement over all. */
-export function combineTurns(turns: readonly SysbenchTurn[]): ToolFigures {
-  if (turns.length === 0) throw new Error('no run to combine');
-  const mean = (f: (t: SysbenchTurn) => number): number => sum(turns.map(f)) / turns.length;
-  const cpuS = sum(turns.map((t) => t.clientCpuS));
-  const qps = turns.map((t) => t.figures.qps);
-  return {
-    tps: round(mean((t) => t.figures.tps)),
-    qps: qps.every((q) => q !== null) ? round(sum(qps as number[]) / qps.length) : null,
-    client: {
-      usPerTransaction: round((cpuS * 1e6) / sum(turns.map((t) => t.transactions)), 1),
-      coresUsed: round(
-        mean((t) => t.figures.client.coresUsed),
-        3,
-      ),
-      usPerStatement: round((cpuS * 1e6) / sum(turns.map((t) => t.statements)), 2),
-    },
-  };
-}
-
-const ratioOf = (
-  tx: ToolFigures,
-  sb: ToolFigures,
-): { tpsRatio: number; clientUsPerStatementRatio: number } => ({
-  tpsRatio: round(tx.tps / sb.tps, 3),
-  clientUsPerStatementRatio: round((tx.client.usPerStatement ?? NaN) / (sb.client.usPerStatement ?? NaN), 3),
-});
-
-export function pairingOf(script: Script, threads: number, turns: SysbenchTurn[]): SysbenchPairing {
-  const of = (tool: Tool): SysbenchTurn[] => turns.filter((t) => t.tool === tool);
-  const sysbench = combineTurns(of('sysbench'));
-  const txbench = combineTurns(of('txbench'));
-  const pairs: SysbenchPairing['pairs'] = [];
-  for (let i = 0; i + 1 < turns.length; i += 2) {
-    const a = turns[i]!;
-    const b = turns[i + 1]!;
-    if (a.tool === b.tool) continue;
-    const [sb, tx] = a.tool === 'sysbench' ? [a, b] : [b, a];
-    pairs.push(ratioOf(combineTurns([tx]), combineTurns([sb])));
-  }
-  return { script, threads, turns, sysbench, txbench, ...ratioOf(txbench, sysbench), pairs };
-}
 
 /** Statements per transaction as the run reported them (QPS ÷ TPS: BEGIN and COMMIT included). */
 const txbenchTurn = (tx: RunFigures): SysbenchTurn => {
@@ -255,115 +282,4 @@ async function runSysbench(script: Script, args: string[], wallS: number): Promi
     statements: queries,
     clientCpuS: clientS,
   };
-}
-
-const pairing = (d: SysbenchData, script: Script, threads: number): SysbenchPairing | string =>
-  d.pairings.find((p) => p.script === script && p.threads === threads) ??
-  `${script} at ${threads} threads did not run`;
-
-/** The figure names of earlier bench files: the TPS ratios at the largest thread count. */
-const legacyRatio = (script: Script) => (d: SysbenchData) => {
-  const p = pairing(d, script, d.threads);
-  return typeof p === 'string' ? p : p.tpsRatio;
-};
-
-const TPS_RATIO = 0.95;
-const CPU_RATIO = 1.5;
-
-/** The issue's targets for each script at each thread count (config's default: 1 and 4). */
-export function sysbenchTargets(threadCounts: readonly number[]): TargetDef<SysbenchData>[] {
-  const targets: TargetDef<SysbenchData>[] = [
-    {
-      figure: 'oltp_read_write TPS, txbench ÷ sysbench',
-      unit: '',
-      op: '>=',
-      limit: 0.9,
-      value: legacyRatio('oltp_read_write'),
-    },
-    {
-      figure: 'oltp_point_select TPS, txbench ÷ sysbench',
-      unit: '',
-      op: '>=',
-      limit: 0.9,
-      value: legacyRatio('oltp_point_select'),
-    },
-  ];
-  for (const threads of threadCounts) {
-    for (const script of SYSBENCH_SCRIPTS) {
-      const at = `${script}, ${threads} thread${threads === 1 ? '' : 's'}`;
-      targets.push(
-        {
-          figure: `${at}: TPS, txbench ÷ sysbench`,
-          unit: '',
-          op: '>=',
-          limit: TPS_RATIO,
-          value: (d) => {
-            const p = pairing(d, script, threads);
-            return typeof p === 'string' ? p : p.tpsRatio;
-          },
-        },
-        {
-          figure: `${at}: client CPU per statement, txbench ÷ sysbench`,
-          unit: '',
-          op: '<=',
-          limit: CPU_RATIO,
-          value: (d) => {
-            const p = pairing(d, script, threads);
-            return typeof p === 'string' ? p : p.clientUsPerStatementRatio;
-          },
-        },
-      );
-    }
-  }
-  return targets;
-}
-
-interface Row {
-  pairing: string;
-  tool: string;
-  f: ToolFigures;
-}
-
-const spread = (xs: readonly number[]): string =>
-  xs.length === 0 ? 'n/a' : `${num(Math.min(...xs))}–${num(Math.max(...xs))}`;
-
-export function sysbenchTable(d: SysbenchData): string {
-  const rows: Row[] = d.pairings.flatMap((p) => {
-    const name = `${p.script}, ${p.threads} thr.`;
-    return [
-      ...p.turns.map((t, i) => ({ pairing: name, tool: `${i + 1}. ${t.tool}`, f: t.figures })),
-      { pairing: name, tool: 'sysbench 1.0.20, runs together', f: p.sysbench },
-      { pairing: name, tool: 'txbench, runs together', f: p.txbench },
-    ];
-  });
-  const columns: Column<Row>[] = [
-    { header: 'script, threads', align: 'left', text: (r) => r.pairing },
-    { header: 'run', align: 'left', text: (r) => r.tool },
-    { header: 'TPS', align: 'right', text: (r) => num(r.f.tps) },
-    { header: 'QPS', align: 'right', text: (r) => num(r.f.qps) },
-    { header: 'client µs/txn', align: 'right', text: (r) => num(r.f.client.usPerTransaction) },
-    { header: 'client µs/stmt', align: 'right', text: (r) => num(r.f.client.usPerStatement) },
-    { header: 'client cores', align: 'right', text: (r) => num(r.f.client.coresUsed) },
-  ];
-  type RatioRow = SysbenchPairing;
-  const ratioColumns: Column<RatioRow>[] = [
-    { header: 'script, threads', align: 'left', text: (p) => `${p.script}, ${p.threads}` },
-    { header: 'TPS ratio', align: 'right', text: (p) => num(p.tpsRatio) },
-    { header: 'spread over pairs', align: 'right', text: (p) => spread(p.pairs.map((x) => x.tpsRatio)) },
-    { header: 'CPU/stmt ratio', align: 'right', text: (p) => num(p.clientUsPerStatementRatio) },
-    {
-      header: 'spread over pairs',
-      align: 'right',
-      text: (p) => spread(p.pairs.map((x) => x.clientUsPerStatementRatio)),
-    },
-  ];
-  return [
-    `${d.tables} tables x ${d.tableSize} rows (txbench loaded them in ${d.loadSeconds} s), ${d.seconds} s each run, turns ${SYSBENCH_TURNS.join(', ')} per script and thread count; load average ${d.loadAverage.start.join(' ')} at the start, ${d.loadAverage.end.join(' ')} at the end. Command: \`${d.command}\``,
-    '',
-    formatTable(columns, rows, 'markdown'),
-    '',
-    `txbench ÷ sysbench, each tool's runs together (targets: TPS ≥ ${TPS_RATIO}, client CPU per statement ≤ ${CPU_RATIO}), and the same ratio for each neighbouring pair of turns (1 with 2, 3 with 4):`,
-    '',
-    formatTable(ratioColumns, d.pairings, 'markdown'),
-  ].join('\n');
 }

@@ -33,7 +33,7 @@ export interface Session {
   commit(): Promise<void>;
   rollback(): Promise<void>;
   /**
-   * The slot's callback route, where its driver has one (PostgreSQL's wire path): the same
+   * The slot's callback route, where its driver has one (PostgreSQL's wire path, mysql2): the same
    * statements without a promise each and without decoding their rows. Absent: the methods above.
    */
   readonly callbacks?: CallbackRoute | undefined;

@@ -84,8 +84,9 @@ describe('sysbench and txbench taking turns (bench section 7)', () => {
       loadAverage: { start: [1, 1, 1], end: [1, 1, 1] },
     };
     const rows = evaluate('7', sysbenchTargets([1, 4]), data, undefined);
-    // The two figure names of earlier bench files, then TPS and CPU for 3 scripts x 2 thread counts.
-    expect(rows).toHaveLength(2 + 12);
+    // The two figure names of earlier bench files, then TPS and CPU for 3 scripts x 2 thread
+    // counts, on PostgreSQL and on MariaDB.
+    expect(rows).toHaveLength(2 + 12 + 12);
     expect(rows[0]!.figure).toBe('oltp_read_write TPS, txbench ÷ sysbench');
     const tps = rows.find((r) => r.figure === 'oltp_read_only, 1 thread: TPS, txbench ÷ sysbench')!;
     expect(tps.value).toBe(0.97);
@@ -98,5 +99,58 @@ describe('sysbench and txbench taking turns (bench section 7)', () => {
     expect(sysbenchTable(data)).toMatch(
       /\| oltp_point_select, 1 +\| 0\.97 +\| 0\.97–0\.97 +\| 1\.5 +\| 1\.5–1\.5 +\|/,
     );
+  });
+  it("gives MariaDB's targets their own names, missed with the reason when MariaDB did not run", () => {
+    const pairings = (['oltp_point_select', 'oltp_read_only', 'oltp_read_write'] as const).flatMap((script) =>
+      [1, 4].map((threads) =>
+        pairingOf(script, threads, [
+          turn('sysbench', 100, 6000, 6000, 0.12),
+          turn('txbench', 96, 5760, 5760, 0.1728),
+          turn('txbench', 96, 5760, 5760, 0.1728),
+          turn('sysbench', 100, 6000, 6000, 0.12),
+        ]),
+      ),
+    );
+    const base: SysbenchData = {
+      tables: 4,
+      tableSize: 1000,
+      threads: 4,
+      threadCounts: [1, 4],
+      workers: 1,
+      seconds: 60,
+      loadSeconds: 1,
+      command: 'sysbench SCRIPT run',
+      scripts: [],
+      pairings,
+      loadAverage: { start: [1, 1, 1], end: [1, 1, 1] },
+    };
+    const figure = 'MariaDB: oltp_point_select, 4 threads: TPS, txbench ÷ sysbench';
+    const of = (data: SysbenchData) =>
+      evaluate('7', sysbenchTargets([1, 4]), data, undefined).find((r) => r.figure === figure)!;
+
+    const measured: SysbenchData = {
+      ...base,
+      mariadb: {
+        version: '10.11',
+        loadSeconds: 2,
+        command: 'sysbench SCRIPT --db-driver=mysql --mysql-password=… run',
+        pairings,
+        loadAverage: { start: [2, 2, 2], end: [2, 2, 2] },
+      },
+    };
+    expect(of(measured)).toMatchObject({ value: 0.96, pass: true });
+    const table = sysbenchTable(measured);
+    expect(table).toContain('MariaDB 10.11, the same tables');
+    expect(table.match(/\| oltp_point_select, 1 +\| 0\.96 +\|/g)).toHaveLength(2);
+
+    expect(of({ ...base, mariadb: { error: 'MariaDB did not start: no mariadbd' } })).toMatchObject({
+      value: null,
+      pass: false,
+      note: 'MariaDB did not start: no mariadbd',
+    });
+    expect(sysbenchTable({ ...base, mariadb: { error: 'no mariadbd' } })).toContain(
+      'MariaDB: not measured: no mariadbd',
+    );
+    expect(of(base)).toMatchObject({ value: null, pass: false, note: 'MariaDB was not measured' });
   });
 });

@@ -69,12 +69,11 @@ function sslOptions(tls: MysqlTls): SslOptions {
 }
 
 type Driver = typeof import('mysql2/promise');
-let driver: Promise<Driver> | undefined;
 
-/** mysql2, loaded on first use. */
-function mysql2(): Promise<Driver> {
-  driver ??= import('mysql2/promise').then((m) => (m as { default?: Driver }).default ?? m);
-  return driver;
+/** mysql2, loaded on first use: Node's module cache makes every later import cheap, so nothing here keeps it. */
+async function mysql2(): Promise<Driver> {
+  const m = await import('mysql2/promise');
+  return (m as { default?: Driver }).default ?? m;
 }
 
 /** A lazy pool of `size` connections (the URL's pool_size wins). */

@@ -1,6 +1,7 @@
 /**
  * MySQL/MariaDB connection slots: one mysql2 connection per slot; the session's statements are
- * server-side prepared statements (mysql2's `execute`, cached per connection by their text).
+ * server-side prepared statements (mysql2's `execute`, cached per connection by their text), and
+ * its callback route (callback-route.ts) runs the same statements without a promise each.
  */
 import type { ResultSetHeader } from 'mysql2/promise';
 
@@ -9,6 +10,7 @@ type Values = Parameters<Connection['execute']>[1];
 import type { Connections, Session } from '../connections.js';
 import type { Row } from '../dialect.js';
 import { openInBatches } from '../open-slots.js';
+import { MysqlCallbackRoute } from './callback-route.js';
 import { checkServer, openConnection, type Connection } from './connect.js';
 import { classifyMysqlError, isMysqlServerFault, isRetryable } from './errors.js';
 import { parseMysqlUrl, type MysqlSettings } from './url.js';
@@ -116,5 +118,6 @@ export function mysqlSession(conn: Connection): Session {
     begin: async () => void (await conn.query('begin')),
     commit: async () => void (await conn.query('commit')),
     rollback: async () => void (await conn.query('rollback')),
+    callbacks: new MysqlCallbackRoute(conn),
   };
 }

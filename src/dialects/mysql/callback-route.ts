@@ -1,0 +1,131 @@
+/**
+ * A MySQL/MariaDB slot's callback route (`Session.callbacks`): mysql2's own callback API under
+ * its promise wrapper. Each statement is prepared once on the connection and then executed
+ * through its prepared-statement handle, which queues one COM_STMT_EXECUTE: no promise per
+ * statement, and none of the per-call work of `execute(sql)` (an options object, a second
+ * statement-cache lookup queued as a command of its own, a check of every value).
+ *
+ * mysql2 keeps the statements it prepares in its own per-connection cache too, by the same key as
+ * `execute(sql)` uses: the route and the promise-based session share one server-side statement.
+ */
+import type {
+  Connection as CoreConnection,
+  PrepareStatementInfo,
+  QueryError,
+  ResultSetHeader,
+  RowDataPacket,
+} from 'mysql2';
+import type {
+  CallbackRoute,
+  PreparedStatement,
+  StatementCallback,
+  TextResult,
+  TextValue,
+} from '../connections.js';
+import type { Connection } from './connect.js';
+
+/** A statement prepared on one connection, as the route hands it out. */
+export interface MysqlPrepared extends PreparedStatement {
+  readonly handle: PrepareStatementInfo;
+}
+
+/** What mysql2 answers a statement with (a CALL: its result sets, then an OK packet). */
+type Answer = RowDataPacket[] | RowDataPacket[][] | ResultSetHeader;
+
+const NO_ROWS: readonly (readonly TextValue[])[] = [];
+const EMPTY_ROW: readonly TextValue[] = [];
+
+export class MysqlCallbackRoute implements CallbackRoute {
+  private readonly core: CoreConnection;
+  private readonly cache = new Map<string, Promise<MysqlPrepared>>();
+  /** The statements whose preparing has finished, for the hot path to take without a promise. */
+  private readonly ready = new Map<string, MysqlPrepared>();
+
+  constructor(conn: Connection) {
+    // The promise wrapper's connection underneath (mysql2 3.x: `connection`; its typings name it
+    // on pool connections only).
+    const core = (conn as unknown as { connection?: CoreConnection }).connection;
+    if (core === undefined) throw new Error('mysql2 connection without its callback connection');
+    this.core = core;
+  }
+
+  prepare(sql: string): Promise<MysqlPrepared> {
+    let p = this.cache.get(sql);
+    if (p === undefined) {
+      p = new Promise<MysqlPrepared>((resolve, reject) => {
+        this.core.prepare(sql, (err, handle) => {
+          if (err) reject(err);
+          else resolve({ name: String((handle as unknown as { id: number }).id), handle });
+        });
+      });
+      p.then(
+        (prepared) => this.ready.set(sql, prepared),
+        // A statement that failed to prepare is tried again next time, not cached as failed.
+        () => this.cache.delete(sql),
+      );
+      this.cache.set(sql, p);
+    }
+    return p;
+  }
+
+  preparedFor(sql: string): MysqlPrepared | undefined {
+    return this.ready.get(sql);
+  }
+
+  run(statement: PreparedStatement, values: readonly TextValue[], done: StatementCallback): void {
+    handleOf(statement).execute(values, (err: QueryError | null, result: Answer) => {
+      if (err) return done(err, EMPTY_RESULT);
+      done(undefined, textResult(result, false));
+    });
+  }
+
+  count(statement: PreparedStatement, values: readonly TextValue[], done: StatementCallback): void {
+    handleOf(statement).execute(values, (err: QueryError | null, result: Answer) => {
+      if (err) return done(err, EMPTY_RESULT);
+      done(undefined, textResult(result, true));
+    });
+  }
+
+  runText(sql: string, done: StatementCallback): void {
+    this.core.query(sql, (err: QueryError | null, result: Answer) => {
+      if (err) return done(err, EMPTY_RESULT);
+      done(undefined, textResult(result, true));
+    });
+  }
+}
+
+const EMPTY_RESULT: TextResult = { rows: NO_ROWS, tag: '' };
+
+function handleOf(statement: PreparedStatement): PrepareStatementInfo {
+  const handle = (statement as Partial<MysqlPrepared>).handle;
+  if (handle === undefined) throw new Error(`statement ${statement.name} was not prepared on a MySQL route`);
+  return handle;
+}
+
+/**
+ * mysql2's answer as the route's: rows as text (mysql2 decodes the binary protocol's numbers; they
+ * go back to the server's decimal text), or, when only counted, that many empty rows. The tag
+ * ends with the number of rows, changed or returned, as PostgreSQL's command tags do.
+ */
+export function textResult(result: Answer, countOnly: boolean): TextResult {
+  if (!Array.isArray(result)) return { rows: NO_ROWS, tag: `OK ${result.affectedRows}` };
+  // A CALL answers with its result sets and an OK packet: the first result set is the answer.
+  const first = result[0];
+  const rowSet = (Array.isArray(first) ? first : result) as RowDataPacket[];
+  const rows = new Array<readonly TextValue[]>(rowSet.length);
+  for (let r = 0; r < rowSet.length; r++) rows[r] = countOnly ? EMPTY_ROW : textRow(rowSet[r]!);
+  return { rows, tag: `SELECT ${rows.length}` };
+}
+
+function textRow(row: RowDataPacket): TextValue[] {
+  const out: TextValue[] = [];
+  for (const key in row) out.push(toText(row[key]));
+  return out;
+}
+
+function toText(value: unknown): TextValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  if (Buffer.isBuffer(value)) return value.toString('utf8');
+  return String(value);
+}

@@ -20,7 +20,7 @@ import { loadRunDir, type IntervalRow, type LoadedRun } from '../../src/report/h
 import { reportInput } from '../../src/report/html/report.js';
 import { percentileToX, xToPercentile } from '../../src/report/html/model.js';
 import { summaryCards } from '../../src/report/html/sections.js';
-import { stepsJson, writeRun } from './run-fixtures.js';
+import { stepsJson, targetsJson, writeRun } from './run-fixtures.js';
 import { bandLabelLines } from '../../src/report/html/client/band-labels.js';
 
 const row = (atS: number, phase: string, tps: number, extra: Partial<IntervalRow> = {}): IntervalRow => ({
@@ -278,6 +278,25 @@ describe('the differences between runs', () => {
         expect.stringMatching(
           /^no 95% interval for pg @ 1 user: a window of fewer than 5 measured intervals/,
         ),
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a sum over targets: says it has no interval of its own, not that its window was short', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'txbench-report-'));
+    try {
+      const run = targetsJson([{ target: 'a' }, { target: 'b' }]);
+      const ci = {
+        method: 'batch-means',
+        intervals: 6,
+        tps: { mean: 100, halfWidth: 3, n: 6, batchSize: 1 },
+      };
+      for (const t of run.targets as { summary: Record<string, unknown> }[]) t.summary.ci95 = ci;
+      const input = reportInput([await loadRunDir(await writeRun(dir, 'run-1', run))], new Map());
+      expect(input.comparison!.warnings.filter((w) => w.startsWith('no 95%'))).toEqual([
+        "no 95% interval for a + b (sum): a sum over several targets has none of its own (each target's row has its own), so its verdicts are n/a",
       ]);
     } finally {
       await rm(dir, { recursive: true, force: true });

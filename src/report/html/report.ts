@@ -54,16 +54,33 @@ export function reportInput(runs: readonly LoadedRun[], costs?: ReadonlyMap<stri
 
 /**
  * Rows without a ± have "n/a" for every verdict. Say why, once: a short window measured over a
- * long interval (a plan scaled down to minutes) is the usual cause, and a flag is the remedy.
+ * long interval (a plan scaled down to minutes) is the usual cause, and a flag is the remedy; a
+ * sum over several targets has none of its own (its targets' rows have theirs).
  */
 function withoutNoise(rows: readonly CompareRow[]): string[] {
-  const labels = rows.filter((r) => r.noise.tps === null).map((r) => r.label);
-  if (rows.length < 2 || labels.length === 0) return [];
-  const named =
-    labels.length > 3 ? `${labels.slice(0, 3).join(', ')} and ${labels.length - 3} more` : labels.join(', ');
+  if (rows.length < 2) return [];
+  const none = rows.filter((r) => r.noise.tps === null);
+  const sums = none.filter((r) => r.costLabels.length > 1).map((r) => r.label);
+  const others = none.filter((r) => r.costLabels.length <= 1).map((r) => r.label);
   return [
-    `no 95% interval for ${named}: a window of fewer than ${MIN_BATCHES} measured intervals (or a run.json from before intervals were kept) has none, so its verdicts are n/a; measure over ${MIN_BATCHES} intervals or more (a shorter --interval, or a longer --duration)`,
+    ...(others.length === 0
+      ? []
+      : [
+          `no 95% interval for ${someOf(others)}: a window of fewer than ${MIN_BATCHES} measured intervals (or a run.json from before intervals were kept) has none, so its verdicts are n/a; measure over ${MIN_BATCHES} intervals or more (a shorter --interval, or a longer --duration)`,
+        ]),
+    ...(sums.length === 0
+      ? []
+      : [
+          `no 95% interval for ${someOf(sums)}: a sum over several targets has none of its own (each target's row has its own), so its verdicts are n/a`,
+        ]),
   ];
+}
+
+/** Up to three labels, then how many more. */
+function someOf(labels: readonly string[]): string {
+  return labels.length > 3
+    ? `${labels.slice(0, 3).join(', ')} and ${labels.length - 3} more`
+    : labels.join(', ');
 }
 
 /** Files written before run.json carried a disclaimer were all of the TPC-C-derived workload. */

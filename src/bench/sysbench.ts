@@ -10,6 +10,7 @@
  */
 import { loadavg as osLoadavg } from 'node:os';
 import { startProgram, lastLine } from './children.js';
+import type { Cleanup } from './cleanup.js';
 import type { BenchConfig } from './config.js';
 import { formatTable, num, type Column, type TargetDef } from './figures.js';
 import type { PgCluster } from './pg-cluster.js';
@@ -71,6 +72,7 @@ export interface SysbenchData {
 }
 
 export async function sysbenchSection(
+  cleanup: Cleanup,
   cluster: PgCluster,
   cfg: BenchConfig['sysbench'],
   progress: (line: string) => void,
@@ -103,8 +105,9 @@ export async function sysbenchSection(
         );
         turns.push(
           tool === 'sysbench'
-            ? await runSysbench(script, [...base, `--threads=${threads}`], seconds)
+            ? await runSysbench(cleanup, script, [...base, `--threads=${threads}`], seconds)
             : await runTxbench(
+                cleanup,
                 url,
                 {
                   workload: 'sysbench',
@@ -215,10 +218,16 @@ const toolFigures = (tx: RunFigures): ToolFigures => ({
   client: { usPerTransaction: tx.client.usPerTransaction, coresUsed: tx.client.coresUsed },
 });
 
-async function runSysbench(script: Script, args: string[], wallS: number): Promise<SysbenchTurn> {
+async function runSysbench(
+  cleanup: Cleanup,
+  script: Script,
+  args: string[],
+  wallS: number,
+): Promise<SysbenchTurn> {
   const t0 = performance.now();
   // `times` prints the shell's and then its finished children's user and system time.
   const { finished } = startProgram(
+    cleanup,
     'bash',
     ['-c', 'sysbench "$@"; rc=$?; times; exit $rc', 'bash', script, ...args, 'run'],
     wallS * 1000 + 120_000,

@@ -6,7 +6,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { onCleanup } from './cleanup.js';
+import type { Cleanup } from './cleanup.js';
 import type { BenchConfig } from './config.js';
 import { formatTable, num, type Column } from './figures.js';
 import { runTxbench, type RunFigures } from './txbench-run.js';
@@ -23,17 +23,20 @@ export interface CeilingData {
 }
 
 export async function ceilingSection(
+  cleanup: Cleanup,
   cfg: BenchConfig['ceiling'],
   progress: (line: string) => void,
 ): Promise<CeilingData> {
   const base = await mkdtemp(path.join(tmpdir(), 'txbench-bench-embedded-'));
-  const removeDir = onCleanup('embedded data directory', () => rm(base, { recursive: true, force: true }));
+  const removeDir = cleanup.onCleanup('embedded data directory', () =>
+    rm(base, { recursive: true, force: true }),
+  );
   try {
     // As root the server runs as `postgres`, which must reach the data directory.
     await chmod(base, 0o755);
     progress('starting the embedded PostgreSQL');
     const server = await startEmbedded(path.join(base, 'pg'), { create: true });
-    const stopServer = onCleanup('embedded PostgreSQL', () => server.stop());
+    const stopServer = cleanup.onCleanup('embedded PostgreSQL', () => server.stop());
     try {
       progress(`loading ${cfg.warehouses} warehouses`);
       const load = await loadTpcc(server.url, { warehouses: cfg.warehouses });
@@ -43,7 +46,7 @@ export async function ceilingSection(
         const run = async (procedures: boolean): Promise<Outcome> => {
           progress(`${terminals} terminals, ${procedures ? 'procedures' : 'client-SQL'}`);
           try {
-            return await runTxbench(server.url, {
+            return await runTxbench(cleanup, server.url, {
               procedures,
               terminals,
               connections: terminals,

@@ -1,6 +1,6 @@
 /** Child processes the bench starts: killed by pid if the bench is interrupted or gives up on them. */
 import { fork, spawn, type ChildProcess, type ForkOptions, type SpawnOptions } from 'node:child_process';
-import { onCleanup } from './cleanup.js';
+import type { Cleanup } from './cleanup.js';
 
 export interface Finished {
   code: number | null;
@@ -10,7 +10,7 @@ export interface Finished {
 }
 
 /** Wraps a started child: collects its output, kills it after `timeoutMs` or on clean-up. */
-function track(child: ChildProcess, name: string, timeoutMs: number): Promise<Finished> {
+function track(cleanup: Cleanup, child: ChildProcess, name: string, timeoutMs: number): Promise<Finished> {
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -26,7 +26,7 @@ function track(child: ChildProcess, name: string, timeoutMs: number): Promise<Fi
       resolve({ code, signal, stdout, stderr });
     });
   });
-  const untrack = onCleanup(name, async () => {
+  const untrack = cleanup.onCleanup(name, async () => {
     if (!exited) {
       child.kill('SIGKILL');
       await done.catch(() => undefined);
@@ -42,23 +42,25 @@ function track(child: ChildProcess, name: string, timeoutMs: number): Promise<Fi
 }
 
 export function startNode(
+  cleanup: Cleanup,
   script: URL,
   args: string[],
   timeoutMs: number,
   options: ForkOptions = {},
 ): { child: ChildProcess; finished: Promise<Finished> } {
   const child = fork(script, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], ...options });
-  return { child, finished: track(child, `node ${script.pathname}`, timeoutMs) };
+  return { child, finished: track(cleanup, child, `node ${script.pathname}`, timeoutMs) };
 }
 
 export function startProgram(
+  cleanup: Cleanup,
   cmd: string,
   args: string[],
   timeoutMs: number,
   options: SpawnOptions = {},
 ): { child: ChildProcess; finished: Promise<Finished> } {
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
-  return { child, finished: track(child, cmd, timeoutMs) };
+  return { child, finished: track(cleanup, child, cmd, timeoutMs) };
 }
 
 /** The last non-empty line of a child's error output, for a one-line failure reason. */
@@ -77,11 +79,13 @@ export function lastLine(text: string): string {
  * its last line of output) to its end, and reads that result; `what` names it in a failure.
  */
 export async function runJsonChild<T>(
+  cleanup: Cleanup,
   script: URL,
   request: { warmupMs: number; durationMs: number },
   what: string,
 ): Promise<T> {
   const { finished } = startNode(
+    cleanup,
     script,
     [JSON.stringify(request)],
     request.warmupMs + request.durationMs + 120_000,

@@ -5,6 +5,7 @@
  * then both modes again on postgres.js instead of the wire path, to show what the wire path buys;
  * then both modes on a MariaDB server of the bench's own (mysql2), as information beside them.
  */
+import type { Cleanup } from './cleanup.js';
 import type { BenchConfig } from './config.js';
 import { formatTable, num, type Column, type TargetDef } from './figures.js';
 import type { PgCluster } from './pg-cluster.js';
@@ -33,6 +34,7 @@ export interface ClientCostData {
 }
 
 export async function clientCost(
+  cleanup: Cleanup,
   cluster: PgCluster,
   cfg: BenchConfig['clientCost'],
   progress: (line: string) => void,
@@ -55,7 +57,7 @@ export async function clientCost(
       `${procedures ? 'procedure' : 'client-SQL'} mode${on.label ? ` on ${on.label}` : ''}, ${cfg.terminals} terminals, ${(cfg.warmupMs + cfg.durationMs) / 1000} s`,
     );
     try {
-      return await runTxbench(on.url, { ...spec, procedures, env: on.env ?? {} }, on.pid);
+      return await runTxbench(cleanup, on.url, { ...spec, procedures, env: on.env ?? {} }, on.pid);
     } catch (err) {
       return { error: messageOf(err) };
     }
@@ -66,7 +68,7 @@ export async function clientCost(
   const procedures = await attempt(true, pg);
   const clientSqlPostgresJs = await attempt(false, pgJs);
   const proceduresPostgresJs = await attempt(true, pgJs);
-  const maria = await mariadbRuns(cfg, progress, attempt);
+  const maria = await mariadbRuns(cleanup, cfg, progress, attempt);
   return {
     warehouses: cfg.warehouses,
     load: { seconds: load.seconds, phaseSeconds: load.phaseSeconds, rows: load.rows },
@@ -80,6 +82,7 @@ const messageOf = (err: unknown): string => (err instanceof Error ? err.message 
 
 /** The same two runs on a MariaDB server started for them (mysql2 carries both modes). */
 async function mariadbRuns(
+  cleanup: Cleanup,
   cfg: BenchConfig['clientCost'],
   progress: (line: string) => void,
   attempt: (
@@ -93,7 +96,7 @@ async function mariadbRuns(
   let server;
   try {
     progress('starting MariaDB');
-    server = await startMariaDb();
+    server = await startMariaDb(cleanup);
   } catch (err) {
     return { server: { error: messageOf(err) }, runs: {} };
   }

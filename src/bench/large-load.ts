@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
+import type { Cleanup } from './cleanup.js';
 import type { BenchConfig } from './config.js';
 import { formatTable, num, type Column, type TargetDef } from './figures.js';
 import type { PgCluster } from './pg-cluster.js';
@@ -45,6 +46,7 @@ export interface LargeLoadData {
 }
 
 export async function largeLoadSection(
+  cleanup: Cleanup,
   cluster: PgCluster,
   cfg: BenchConfig['largeLoad'],
   progress: (line: string) => void,
@@ -58,7 +60,7 @@ export async function largeLoadSection(
   try {
     const before = await sizes(sql);
     progress(`txbench load, ${w} warehouses (a child process of its own)`);
-    const { finished } = startNode(CHILD, [String(w)], 24 * 3600_000, {
+    const { finished } = startNode(cleanup, CHILD, [String(w)], 24 * 3600_000, {
       execArgv: [],
       env: { ...process.env, BENCH_LOAD_URL: url },
     });

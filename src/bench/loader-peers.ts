@@ -5,6 +5,7 @@
  * streams. SQLite: one transaction of prepared single-row INSERTs (better-sqlite3), the rows read
  * page by page from txbench's own load (the reading is not timed).
  */
+import type { Cleanup } from './cleanup.js';
 import { inLanes } from './lanes.js';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,6 @@ import { closeSqlite, openSqlite } from '../dialects/sqlite/connect.js';
 import { sqliteDialect } from '../dialects/sqlite/dialect.js';
 import { loadTpcc, type LoadResult } from '../workloads/tpcc/loader.js';
 import { afterDataStatements, COLUMNS, createTableStatement, TABLES } from '../workloads/tpcc/schema.js';
-import { onCleanup } from './cleanup.js';
 import { startMariaDb } from './mariadb-server.js';
 
 export interface PeerLoad {
@@ -51,13 +51,14 @@ function peer(database: string, rawPath: string, load: LoadResult, raw: PeerLoad
 }
 
 export async function mariadbLoad(
+  cleanup: Cleanup,
   warehouses: number,
   streams: number,
   progress: (line: string) => void,
 ): Promise<PeerLoad> {
   const w = warehouses;
   progress('MariaDB: starting mariadbd');
-  const server = await startMariaDb();
+  const server = await startMariaDb(cleanup);
   try {
     const url = await server.createDatabase(`tpcc${w}`);
     progress(`MariaDB ${server.version}: txbench load, ${w} warehouses`);
@@ -116,9 +117,13 @@ export async function mariadbLoad(
 /** Rows read from txbench's load per page, then inserted (the insert is what is timed). */
 const PAGE_ROWS = 20_000;
 
-export async function sqliteLoad(warehouses: number, progress: (line: string) => void): Promise<PeerLoad> {
+export async function sqliteLoad(
+  cleanup: Cleanup,
+  warehouses: number,
+  progress: (line: string) => void,
+): Promise<PeerLoad> {
   const dir = await mkdtemp(path.join(tmpdir(), 'txbench-bench-sqlite-'));
-  const removeDir = onCleanup('temporary directory', () => rm(dir, { recursive: true, force: true }));
+  const removeDir = cleanup.onCleanup('temporary directory', () => rm(dir, { recursive: true, force: true }));
   try {
     const url = `sqlite:${path.join(dir, 'tpcc.db')}`;
     progress(`SQLite: txbench load, ${warehouses} warehouses`);

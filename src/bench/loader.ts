@@ -5,6 +5,7 @@
  * ANALYZE on the raw-loaded tables. Then the same comparison for MariaDB and SQLite against their
  * own raw bulk paths (loader-peers.ts); a database that is not installed is skipped with its reason.
  */
+import type { Cleanup } from './cleanup.js';
 import { inLanes } from './lanes.js';
 import { chown, mkdir, rm, stat } from 'node:fs/promises';
 import { availableParallelism, userInfo } from 'node:os';
@@ -85,16 +86,17 @@ interface Part {
 }
 
 export async function loaderSection(
+  cleanup: Cleanup,
   cluster: PgCluster,
   cfg: BenchConfig['loader'],
   progress: (line: string) => void,
 ): Promise<LoaderData> {
   const postgresPart = await postgresLoad(cluster, cfg, progress);
   const mariadb = await peerOrReason(
-    () => mariadbLoad(cfg.warehouses, postgresPart.streams, progress),
+    () => mariadbLoad(cleanup, cfg.warehouses, postgresPart.streams, progress),
     progress,
   );
-  const sqlite = await peerOrReason(() => sqliteLoad(cfg.warehouses, progress), progress);
+  const sqlite = await peerOrReason(() => sqliteLoad(cleanup, cfg.warehouses, progress), progress);
   return { ...postgresPart, mariadb, sqlite };
 }
 

@@ -7,7 +7,7 @@
  */
 import { tmpdir } from 'node:os';
 import { ceilingSection, ceilingTable } from './ceiling.js';
-import { cleanupAll, installSignalHandlers, wasInterrupted } from './cleanup.js';
+import { Cleanup } from './cleanup.js';
 import { clientCost, clientCostTable, CLIENT_COST_TARGETS, type ClientCostData } from './client-cost.js';
 import { contention, contentionNote } from './contention.js';
 import { loadConfig } from './config.js';
@@ -25,8 +25,7 @@ import { WORKERS_TARGETS, workersSection, workersTable } from './workers.js';
 
 const started = performance.now();
 
-async function main(): Promise<number> {
-  installSignalHandlers();
+async function main(cleanup: Cleanup): Promise<number> {
   const cfg = loadConfig();
   const selected = new Set(cfg.sections);
   // Sections 2 and 6 drive section 1's database (section 2 compares with its procedure-mode run).
@@ -38,15 +37,17 @@ async function main(): Promise<number> {
 
   // The scheduler first, on a quiet machine: it needs no database.
   const s3 = await section(
+    cleanup,
     records,
     { id: 3, key: 'scheduler', title: 'the scheduler alone (stand-in executor)', targets: SCHEDULER_TARGETS },
     selected.has(3),
-    () => schedulerSection(cfg.scheduler, p(3)),
+    () => schedulerSection(cleanup, cfg.scheduler, p(3)),
     schedulerTable,
   );
 
   // Worker threads on the stand-in, also before any database starts.
   await section(
+    cleanup,
     records,
     {
       id: 8,
@@ -55,7 +56,7 @@ async function main(): Promise<number> {
       targets: WORKERS_TARGETS,
     },
     selected.has(8),
-    () => workersSection(cfg.workers, p(8)),
+    () => workersSection(cleanup, cfg.workers, p(8)),
     workersTable,
   );
 
@@ -65,7 +66,7 @@ async function main(): Promise<number> {
   if ([1, 2, 4, 6, 7, 9].some((s) => selected.has(s))) {
     try {
       log('starting PostgreSQL 15 for sections 1, 2, 4, 6, 7 and 9');
-      cluster = await startCluster();
+      cluster = await startCluster(cleanup);
       postgresInfo = { version: cluster.version, settings: cluster.settings };
     } catch (err) {
       clusterError = `PostgreSQL 15 did not start: ${oneLine(err)}`;
@@ -80,6 +81,7 @@ async function main(): Promise<number> {
   let s2: PgbenchData | undefined;
   try {
     s1 = await section(
+      cleanup,
       records,
       {
         id: 1,
@@ -88,10 +90,11 @@ async function main(): Promise<number> {
         targets: CLIENT_COST_TARGETS,
       },
       selected.has(1),
-      () => clientCost(needCluster(), cfg.clientCost, p(1)),
+      () => clientCost(cleanup, needCluster(), cfg.clientCost, p(1)),
       clientCostTable,
     );
     s2 = await section(
+      cleanup,
       records,
       {
         id: 2,
@@ -102,11 +105,12 @@ async function main(): Promise<number> {
       selected.has(2),
       () => {
         if (s1 === undefined) throw new Error('needs section 1 (its database and its procedure-mode run)');
-        return pgbenchSection(needCluster(), s1, cfg, p(2));
+        return pgbenchSection(cleanup, needCluster(), s1, cfg, p(2));
       },
       pgbenchTable,
     );
     await section(
+      cleanup,
       records,
       {
         id: 6,
@@ -117,11 +121,12 @@ async function main(): Promise<number> {
       selected.has(6),
       () => {
         if (s1 === undefined) throw new Error('needs section 1 (its database)');
-        return monitoringCost(needCluster(), s1.url, cfg.clientCost, p(6));
+        return monitoringCost(cleanup, needCluster(), s1.url, cfg.clientCost, p(6));
       },
       monitoringCostTable,
     );
     await section(
+      cleanup,
       records,
       {
         id: 4,
@@ -130,10 +135,11 @@ async function main(): Promise<number> {
         targets: LOADER_TARGETS,
       },
       selected.has(4),
-      () => loaderSection(needCluster(), cfg.loader, p(4)),
+      () => loaderSection(cleanup, needCluster(), cfg.loader, p(4)),
       loaderTable,
     );
     await section(
+      cleanup,
       records,
       {
         id: 7,
@@ -142,10 +148,11 @@ async function main(): Promise<number> {
         targets: sysbenchTargets(cfg.sysbench.threadCounts),
       },
       selected.has(7),
-      () => sysbenchSection(needCluster(), cfg.sysbench, p(7)),
+      () => sysbenchSection(cleanup, needCluster(), cfg.sysbench, p(7)),
       sysbenchTable,
     );
     await section(
+      cleanup,
       records,
       {
         id: 9,
@@ -154,7 +161,7 @@ async function main(): Promise<number> {
         targets: LARGE_LOAD_TARGETS,
       },
       selected.has(9),
-      () => largeLoadSection(needCluster(), cfg.largeLoad, p(9)),
+      () => largeLoadSection(cleanup, needCluster(), cfg.largeLoad, p(9)),
       largeLoadTable,
     );
   } finally {
@@ -164,10 +171,11 @@ async function main(): Promise<number> {
     }
   }
   await section(
+    cleanup,
     records,
     { id: 5, key: 'ceiling', title: 'throughput ceiling (embedded PostgreSQL)', targets: [] },
     selected.has(5),
-    () => ceilingSection(cfg.ceiling, p(5)),
+    () => ceilingSection(cleanup, cfg.ceiling, p(5)),
     ceilingTable,
   );
 
@@ -184,12 +192,20 @@ async function main(): Promise<number> {
   return records.some((r) => r.status === 'failed') ? 1 : 0;
 }
 
-main()
-  .then(
-    (code) => (process.exitCode = wasInterrupted() ? 130 : code),
-    (err: unknown) => {
-      console.error(`bench: ${oneLine(err)}`);
-      process.exitCode = 1;
-    },
-  )
-  .finally(() => cleanupAll());
+/** The bench process: its clean-up and signal handlers are this call's, removed when it is done. */
+async function benchProcess(): Promise<void> {
+  const cleanup = new Cleanup();
+  cleanup.installSignalHandlers();
+  try {
+    const code = await main(cleanup);
+    process.exitCode = cleanup.wasInterrupted() ? 130 : code;
+  } catch (err) {
+    console.error(`bench: ${oneLine(err)}`);
+    process.exitCode = 1;
+  } finally {
+    await cleanup.cleanupAll();
+    cleanup.removeSignalHandlers();
+  }
+}
+
+await benchProcess();

@@ -11,7 +11,7 @@ import { chmod, chown, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { onCleanup } from './cleanup.js';
+import type { Cleanup } from './cleanup.js';
 import { freePort } from './pg-cluster.js';
 
 const exec = promisify(execFile);
@@ -43,10 +43,10 @@ export interface MariaDbServer {
   stop(): Promise<void>;
 }
 
-export async function startMariaDb(): Promise<MariaDbServer> {
+export async function startMariaDb(cleanup: Cleanup): Promise<MariaDbServer> {
   if (!existsSync(MARIADBD)) throw new Error(`no mariadbd at ${MARIADBD}; install mariadb-server (.ci/run)`);
   const dir = await mkdtemp(path.join(tmpdir(), 'txbench-bench-mariadb-'));
-  const removeDir = onCleanup('temporary directory', () => rm(dir, { recursive: true, force: true }));
+  const removeDir = cleanup.onCleanup('temporary directory', () => rm(dir, { recursive: true, force: true }));
   let stopServer: (() => Promise<void>) | undefined;
   try {
     await chmod(dir, 0o755);
@@ -91,7 +91,7 @@ export async function startMariaDb(): Promise<MariaDbServer> {
     process.once('exit', () => {
       if (alive) child.kill('SIGKILL');
     });
-    stopServer = onCleanup('MariaDB server', async () => {
+    stopServer = cleanup.onCleanup('MariaDB server', async () => {
       if (!alive) return;
       child.kill('SIGTERM');
       const kill = setTimeout(() => child.kill('SIGKILL'), 60_000);

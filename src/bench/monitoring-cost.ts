@@ -3,6 +3,7 @@
  * that is at one sample a second), the live dashboard's CPU per update pushed to open pages, and the same client-SQL run on section 1's database with
  * monitoring on and off, side by side, each in its own process.
  */
+import type { Cleanup } from './cleanup.js';
 import type { BenchConfig } from './config.js';
 import { formatTable, num, type Column, type TargetDef } from './figures.js';
 import type { PgCluster } from './pg-cluster.js';
@@ -21,6 +22,7 @@ export interface MonitoringCostData {
 }
 
 export async function monitoringCost(
+  cleanup: Cleanup,
   cluster: PgCluster,
   url: string,
   cfg: BenchConfig['clientCost'],
@@ -40,7 +42,7 @@ export async function monitoringCost(
   const runs: MonitoringCostData['runs'] = [];
   for (const monitor of [false, true, true, false]) {
     progress(`client-SQL, ${cfg.terminals} terminals, monitoring ${monitor ? 'on' : 'off'}`);
-    runs.push({ monitor, run: await runTxbench(url, { ...spec, monitor }, cluster.pid) });
+    runs.push({ monitor, run: await runTxbench(cleanup, url, { ...spec, monitor }, cluster.pid) });
   }
   return { sampler, dashboard, runs };
 }

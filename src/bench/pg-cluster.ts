@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { onCleanup } from './cleanup.js';
+import type { Cleanup } from './cleanup.js';
 
 export const PG_BIN = process.env.BENCH_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
@@ -47,7 +47,10 @@ export interface PgCluster {
 }
 
 /** `extra` settings join (and override) SETTINGS, e.g. a test's statement logging and preloaded modules. */
-export async function startCluster(extra: Readonly<Record<string, string>> = {}): Promise<PgCluster> {
+export async function startCluster(
+  cleanup: Cleanup,
+  extra: Readonly<Record<string, string>> = {},
+): Promise<PgCluster> {
   const settings = { ...SETTINGS, ...extra };
   for (const bin of ['initdb', 'postgres']) {
     if (!existsSync(path.join(PG_BIN, bin))) {
@@ -58,7 +61,9 @@ export async function startCluster(extra: Readonly<Record<string, string>> = {})
   }
   const ids = userInfo().uid === 0 ? postgresIds() : undefined;
   const baseDir = await mkdtemp(path.join(tmpdir(), 'txbench-bench-'));
-  const removeDir = onCleanup('temporary directory', () => rm(baseDir, { recursive: true, force: true }));
+  const removeDir = cleanup.onCleanup('temporary directory', () =>
+    rm(baseDir, { recursive: true, force: true }),
+  );
   let stopServer: (() => Promise<void>) | undefined;
   try {
     await chmod(baseDir, 0o755);
@@ -96,7 +101,7 @@ export async function startCluster(extra: Readonly<Record<string, string>> = {})
     process.once('exit', () => {
       if (alive) child.kill('SIGQUIT');
     });
-    stopServer = onCleanup('PostgreSQL server', () => stopChild(child, exited, () => alive));
+    stopServer = cleanup.onCleanup('PostgreSQL server', () => stopChild(child, exited, () => alive));
     await waitReady(dataDir, child, () => alive, logFile);
     const url = (database: string): string => `postgres://postgres@127.0.0.1:${port}/${database}`;
     return {

@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
 import { startProgram, lastLine } from './children.js';
+import type { Cleanup } from './cleanup.js';
 import { isRun, type ClientCostData } from './client-cost.js';
 import type { BenchConfig } from './config.js';
 import { formatTable, num, type Column, type TargetDef } from './figures.js';
@@ -78,6 +79,7 @@ export interface CombinedRuns {
 }
 
 export async function pgbenchSection(
+  cleanup: Cleanup,
   cluster: PgCluster,
   s1: ClientCostData,
   cfg: BenchConfig,
@@ -94,7 +96,7 @@ export async function pgbenchSection(
     progress(
       `${i + 1}/${TURNS.length}: ${tool === 'pgbench' ? 'pgbench' : 'txbench --procedures'}, ${cc.connections} clients`,
     );
-    if (tool === 'pgbench') turns.push({ tool, pgbench: await runPgbench(cluster, s1, cfg, dir) });
+    if (tool === 'pgbench') turns.push({ tool, pgbench: await runPgbench(cleanup, cluster, s1, cfg, dir) });
     else {
       const spec = {
         procedures: true,
@@ -103,7 +105,7 @@ export async function pgbenchSection(
         warmupMs: cc.warmupMs,
         durationMs: cc.durationMs,
       };
-      turns.push({ tool, txbench: await runTxbench(s1.url, spec, cluster.pid) });
+      turns.push({ tool, txbench: await runTxbench(cleanup, s1.url, spec, cluster.pid) });
     }
   }
   const pgbench = combinePgbench(turns.flatMap((t) => (t.tool === 'pgbench' ? [t.pgbench] : [])));
@@ -184,6 +186,7 @@ export function combinePgbench(runs: readonly PgbenchFigures[]): PgbenchFigures 
 
 /** One pgbench run of the section's window on section 1's database. */
 async function runPgbench(
+  cleanup: Cleanup,
   cluster: PgCluster,
   s1: ClientCostData,
   cfg: BenchConfig,
@@ -217,6 +220,7 @@ async function runPgbench(
   const t0 = performance.now();
   // `times` prints the shell's and then its finished children's user and system time.
   const { finished } = startProgram(
+    cleanup,
     'bash',
     ['-c', 'pgbench "$@"; rc=$?; times; exit $rc', 'bash', ...args],
     seconds * 1000 + 120_000,

@@ -4,6 +4,7 @@
  * plus truncated think time of the mix the window actually executed, R the measured mean response.
  */
 import { runJsonChild } from './children.js';
+import type { Cleanup } from './cleanup.js';
 import type { BenchConfig } from './config.js';
 import { formatTable, num, signedPct, type Column, type TargetDef } from './figures.js';
 import type { SchedulerChildResult, SchedulerRequest } from './scheduler-child.js';
@@ -41,6 +42,7 @@ export type SchedulerData = Record<string, ScenarioFigures | { error: string }>;
 const CHILD = new URL('./scheduler-child.js', import.meta.url);
 
 export async function schedulerSection(
+  cleanup: Cleanup,
   cfg: BenchConfig['scheduler'],
   progress: (line: string) => void,
 ): Promise<SchedulerData> {
@@ -57,7 +59,7 @@ export async function schedulerSection(
     };
     progress(`${terminals.toLocaleString('en-US')} terminals, ${(cfg.warmupMs + cfg.durationMs) / 1000} s`);
     try {
-      data[String(terminals)] = await scenario(request);
+      data[String(terminals)] = await scenario(cleanup, request);
     } catch (err) {
       data[String(terminals)] = { error: err instanceof Error ? err.message : String(err) };
     }
@@ -65,8 +67,8 @@ export async function schedulerSection(
   return data;
 }
 
-async function scenario(request: SchedulerRequest): Promise<ScenarioFigures> {
-  const r = await runJsonChild<SchedulerChildResult>(CHILD, request, 'scheduler child');
+async function scenario(cleanup: Cleanup, request: SchedulerRequest): Promise<ScenarioFigures> {
+  const r = await runJsonChild<SchedulerChildResult>(cleanup, CHILD, request, 'scheduler child');
   if (r.status !== 'completed') throw new Error(`the scheduler run was ${r.status}`);
   const transactions = r.counts.reduce((a, b) => a + b, 0);
   if (transactions === 0) throw new Error('no transaction completed in the window');

@@ -3,7 +3,7 @@
  * records its data, its table and its targets, and turns any failure into a one-line reason so
  * that the other sections' figures are kept.
  */
-import { wasInterrupted } from './cleanup.js';
+import type { Cleanup } from './cleanup.js';
 import { evaluate, type SummaryRow, type TargetDef } from './figures.js';
 
 export interface SectionRecord {
@@ -25,6 +25,7 @@ const elapsed = (): string => `${((performance.now() - started) / 1000).toFixed(
 export const log = (line: string): void => console.error(`bench [${elapsed()}] ${line}`);
 
 export async function section<T>(
+  cleanup: Cleanup,
   records: SectionRecord[],
   spec: { id: number; key: string; title: string; targets: readonly TargetDef<T>[] },
   selected: boolean,
@@ -34,7 +35,7 @@ export async function section<T>(
   const record: SectionRecord = { ...spec, status: 'skipped', seconds: 0, targets: [] };
   records.push(record);
   if (!selected) return undefined;
-  if (wasInterrupted()) {
+  if (cleanup.wasInterrupted()) {
     record.status = 'failed';
     record.error = 'interrupted before it started';
     record.targets = evaluate(`${spec.id}`, spec.targets, undefined, record.error);

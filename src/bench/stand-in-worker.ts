@@ -19,11 +19,10 @@ export interface StandInWorkerInit {
 const port = parentPort;
 if (port === null) throw new Error('stand-in-worker must run in a worker thread');
 const init = workerData as StandInWorkerInit;
-const executor = new StandIn(init.connections, init.serviceMs, init.cpuUs);
 serveRounds(port, {
   slice: init.slice,
   totalTerminals: init.totalTerminals,
-  executor,
+  executor: new StandIn(init.connections, init.serviceMs, init.cpuUs),
   newCounters: () => ({}),
   faults: () => ({ reconnects: 0, reconnectFailures: 0, cancelled: 0, abandoned: 0 }),
   tallies: () => ({}),

@@ -12,6 +12,7 @@
  */
 import { loadavg as osLoadavg } from 'node:os';
 import { startProgram, lastLine } from './children.js';
+import type { Cleanup } from './cleanup.js';
 import type { BenchConfig } from './config.js';
 import { startMariaDb } from './mariadb-server.js';
 import type { PgCluster } from './pg-cluster.js';
@@ -56,6 +57,7 @@ interface SysbenchServer {
 }
 
 export async function sysbenchSection(
+  cleanup: Cleanup,
   cluster: PgCluster,
   cfg: BenchConfig['sysbench'],
   progress: (line: string) => void,
@@ -75,7 +77,7 @@ export async function sysbenchSection(
     ],
     serverPid: cluster.pid,
   };
-  const pairings = await runPairings(postgres, cfg, progress);
+  const pairings = await runPairings(cleanup, postgres, cfg, progress);
   const threads = Math.max(...cfg.threadCounts);
   const pgData: SysbenchData = {
     tables: cfg.tables,
@@ -92,11 +94,12 @@ export async function sysbenchSection(
     pairings,
     loadAverage: { start: startLoad, end: loadavg() },
   };
-  return { ...pgData, mariadb: await mariadbPairings(cfg, progress) };
+  return { ...pgData, mariadb: await mariadbPairings(cleanup, cfg, progress) };
 }
 
 /** The same pairings on a MariaDB server started for them; its failure is recorded, not thrown. */
 async function mariadbPairings(
+  cleanup: Cleanup,
   cfg: BenchConfig['sysbench'],
   progress: (line: string) => void,
 ): Promise<MariaDbSysbench | { error: string }> {
@@ -104,7 +107,7 @@ async function mariadbPairings(
   let server;
   try {
     progress('MariaDB: starting mariadbd');
-    server = await startMariaDb();
+    server = await startMariaDb(cleanup);
   } catch (err) {
     return { error: `MariaDB did not start: ${oneLine(err)}` };
   }
@@ -125,7 +128,7 @@ async function mariadbPairings(
       ],
       serverPid: server.pid,
     };
-    const pairings = await runPairings(maria, cfg, (line) => progress(`MariaDB: ${line}`));
+    const pairings = await runPairings(cleanup, maria, cfg, (line) => progress(`MariaDB: ${line}`));
     return {
       version: server.version,
       loadSeconds,
@@ -174,6 +177,7 @@ function commandOf(target: SysbenchServer, cfg: BenchConfig['sysbench']): string
 
 /** Every script at every thread count on one target, the tools in turns. */
 async function runPairings(
+  cleanup: Cleanup,
   target: SysbenchServer,
   cfg: BenchConfig['sysbench'],
   progress: (line: string) => void,
@@ -190,8 +194,9 @@ async function runPairings(
         );
         turns.push(
           tool === 'sysbench'
-            ? await runSysbench(script, [...base, `--threads=${threads}`], seconds)
+            ? await runSysbench(cleanup, script, [...base, `--threads=${threads}`], seconds)
             : await runTxbench(
+                cleanup,
                 target.url,
                 {
                   workload: 'sysbench',
@@ -242,10 +247,16 @@ const toolFigures = (tx: RunFigures): ToolFigures => ({
   client: { usPerTransaction: tx.client.usPerTransaction, coresUsed: tx.client.coresUsed },
 });
 
-async function runSysbench(script: Script, args: string[], wallS: number): Promise<SysbenchTurn> {
+async function runSysbench(
+  cleanup: Cleanup,
+  script: Script,
+  args: string[],
+  wallS: number,
+): Promise<SysbenchTurn> {
   const t0 = performance.now();
   // `times` prints the shell's and then its finished children's user and system time.
   const { finished } = startProgram(
+    cleanup,
     'bash',
     ['-c', 'sysbench "$@"; rc=$?; times; exit $rc', 'bash', script, ...args, 'run'],
     wallS * 1000 + 120_000,

@@ -3,6 +3,7 @@
  * measured window when the server's postmaster pid is known.
  */
 import { startNode, lastLine } from './children.js';
+import type { Cleanup } from './cleanup.js';
 import { hostBusyS } from './host-cpu.js';
 import { clusterCpuS } from './proc-stat.js';
 import type { FromRunChild, RunChildRequest } from './run-child.js';
@@ -68,7 +69,12 @@ export interface RunFigures {
 
 const RUN_CHILD = new URL('./run-child.js', import.meta.url);
 
-export async function runTxbench(url: string, spec: RunSpec, postmasterPid?: number): Promise<RunFigures> {
+export async function runTxbench(
+  cleanup: Cleanup,
+  url: string,
+  spec: RunSpec,
+  postmasterPid?: number,
+): Promise<RunFigures> {
   const request: RunChildRequest = {
     url,
     workload: spec.workload ?? 'tpcc',
@@ -85,7 +91,7 @@ export async function runTxbench(url: string, spec: RunSpec, postmasterPid?: num
       ...(spec.workers === undefined ? {} : { workers: spec.workers }),
     },
   };
-  const { child, finished } = startNode(RUN_CHILD, [], spec.warmupMs + spec.durationMs + 180_000, {
+  const { child, finished } = startNode(cleanup, RUN_CHILD, [], spec.warmupMs + spec.durationMs + 180_000, {
     env: { ...process.env, ...spec.env, BENCH_RUN_REQUEST: JSON.stringify(request) },
   });
   type Sample = { cpuS: number; hostS: number; at: number };

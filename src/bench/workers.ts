@@ -6,6 +6,7 @@
  * child process of its own, so its CPU is its own (every thread of it counted).
  */
 import { runJsonChild } from './children.js';
+import type { Cleanup } from './cleanup.js';
 import type { BenchConfig } from './config.js';
 import { formatTable, num, type Column, type TargetDef } from './figures.js';
 import type { WorkersChildResult, WorkersRequest } from './workers-child.js';
@@ -55,6 +56,7 @@ function requests(cfg: BenchConfig['workers']): Record<string, WorkersRequest> {
 }
 
 export async function workersSection(
+  cleanup: Cleanup,
   cfg: BenchConfig['workers'],
   progress: (line: string) => void,
 ): Promise<WorkersData> {
@@ -64,7 +66,7 @@ export async function workersSection(
       `${request.terminals.toLocaleString('en-US')} terminals over ${request.workers} worker(s), think-scale ${request.thinkScale}`,
     );
     try {
-      data[key] = await scenario(request);
+      data[key] = await scenario(cleanup, request);
     } catch (err) {
       data[key] = { error: err instanceof Error ? err.message : String(err) };
     }
@@ -72,8 +74,8 @@ export async function workersSection(
   return data;
 }
 
-async function scenario(request: WorkersRequest): Promise<WorkersScenario> {
-  const r = await runJsonChild<WorkersChildResult>(CHILD, request, 'workers child');
+async function scenario(cleanup: Cleanup, request: WorkersRequest): Promise<WorkersScenario> {
+  const r = await runJsonChild<WorkersChildResult>(cleanup, CHILD, request, 'workers child');
   if (r.status !== 'completed') throw new Error(`the run was ${r.status}`);
   if (r.transactions === 0) throw new Error('no transaction completed in the window');
   const cpuS = r.cpu.userS + r.cpu.systemS;

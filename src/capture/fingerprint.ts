@@ -18,12 +18,12 @@ export interface Template {
   text: string;
 }
 
-let loaded: Promise<void> | undefined;
-
-/** The PostgreSQL parser is WebAssembly, loaded once before the first synchronous call. */
+/**
+ * The PostgreSQL parser is WebAssembly, loaded before the first synchronous call; libpg-query
+ * loads it once per process and answers later calls from what it loaded.
+ */
 export function ensureParser(): Promise<void> {
-  loaded ??= loadModule();
-  return loaded;
+  return loadModule();
 }
 
 const POSTGRES_FALLBACK: LexerFlavor = { backslashEscapes: false, doubleQuotedStrings: false };

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { isMap, parseDocument } from 'yaml';
 import { UsageError } from '../errors.js';
-import { schemaProblems, sectionsOfSchema } from './config-schema-check.js';
+import { ConfigSchemaCheck } from './config-schema-check.js';
 import { resolveTarget } from './config-target.js';
 import { interpolate } from './interpolate.js';
 import type { ConfigFile, ConfigOptions, ConfigValue } from './config-types.js';
@@ -63,14 +63,15 @@ export function readConfigFile(file: string, env: NodeJS.ProcessEnv = process.en
   // A value whose variable is unset is reported once, for that, not again for its form.
   const covered = (where: string): boolean =>
     unset.some((u) => u === where || u.startsWith(`${where}.`) || u.startsWith(`${where}[`));
-  for (const line of schemaProblems(data))
+  const schema = new ConfigSchemaCheck();
+  for (const line of schema.problems(data))
     if (!covered(line.where)) problems.push(problem(line.where, line.what));
   if (typeof data !== 'object' || data === null) throw new ConfigProblems(problems);
 
   const options: ConfigOptions = {};
   const sections: Record<string, ConfigOptions> = {};
   const raw = data as Record<string, ConfigValue>;
-  const sectionNames = sectionsOfSchema();
+  const sectionNames = schema.sections;
   for (const [key, value] of Object.entries(raw)) {
     if (key === 'targets') continue;
     if (sectionNames.has(key)) sections[key] = value as ConfigOptions;

@@ -20,10 +20,16 @@ export function configSchemaAjv(): Ajv {
   return ajv;
 }
 
-let compiled: { validate: ValidateFunction; sections: Set<string> } | undefined;
+/**
+ * The config schema compiled, for one config file: compiling takes ajv a few milliseconds, and a
+ * command reads one config file, so each reading compiles its own rather than sharing a cache.
+ */
+export class ConfigSchemaCheck {
+  private readonly validate: ValidateFunction;
+  /** The schema's per-command sections (`run`, `load`…): options under them apply to that command. */
+  readonly sections: ReadonlySet<string>;
 
-function schema(): { validate: ValidateFunction; sections: Set<string> } {
-  if (compiled === undefined) {
+  constructor() {
     const json = JSON.parse(readFileSync(CONFIG_SCHEMA_FILE, 'utf8')) as {
       properties: Record<string, { type?: string; title?: string }>;
     };
@@ -31,28 +37,24 @@ function schema(): { validate: ValidateFunction; sections: Set<string> } {
     const sections = Object.entries(json.properties)
       .filter(([, s]) => s.type === 'object' && s.title?.startsWith('txbench '))
       .map(([k]) => k);
-    compiled = { validate: ajv.compile(json), sections: new Set(sections) };
+    this.validate = ajv.compile(json);
+    this.sections = new Set(sections);
   }
-  return compiled;
-}
 
-export function sectionsOfSchema(): Set<string> {
-  return schema().sections;
-}
-
-/** The schema's complaints, one per place, in the words of the flag's own check. */
-export function schemaProblems(data: unknown): { where: string; what: string }[] {
-  const { validate } = schema();
-  if (validate(data)) return [];
-  // One line per place: the option's own errorMessage where one of its complaints has it (a
-  // oneOf's branches would only say "must be string"), else the first complaint.
-  const byPlace = new Map<string, { what: string; own: boolean }>();
-  for (const e of validate.errors ?? []) {
-    const { where, what, own } = describe(e);
-    const before = byPlace.get(where);
-    if (before === undefined || (own && !before.own)) byPlace.set(where, { what, own });
+  /** The schema's complaints, one per place, in the words of the flag's own check. */
+  problems(data: unknown): { where: string; what: string }[] {
+    const { validate } = this;
+    if (validate(data)) return [];
+    // One line per place: the option's own errorMessage where one of its complaints has it (a
+    // oneOf's branches would only say "must be string"), else the first complaint.
+    const byPlace = new Map<string, { what: string; own: boolean }>();
+    for (const e of validate.errors ?? []) {
+      const { where, what, own } = describe(e);
+      const before = byPlace.get(where);
+      if (before === undefined || (own && !before.own)) byPlace.set(where, { what, own });
+    }
+    return [...byPlace].map(([where, { what }]) => ({ where, what }));
   }
-  return [...byPlace].map(([where, { what }]) => ({ where, what }));
 }
 
 function describe(e: ErrorObject): { where: string; what: string; own: boolean } {

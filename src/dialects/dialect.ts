@@ -139,8 +139,10 @@ export interface Dialect {
    * The server's own cumulative I/O counters (WAL or redo bytes, blocks read, checkpoints…), by
    * camelCase name with the unit in it; each dialect documents its names. Monitoring differences
    * two readings per interval. A counter the server does not have is left out; a failed read throws.
+   * A reader over `db`, made once: what it learns of the server on its first read (PostgreSQL's
+   * version, which picks the statement) is its own, kept as long as the caller keeps it.
    */
-  ioCounters?(db: Db): Promise<Record<string, number>>;
+  ioCounterReader?(db: Db): () => Promise<Record<string, number>>;
   /** Changes a server setting for a sweep; says whether a restart is needed for it to apply. */
   applySetting?(db: Db, name: string, value: string): Promise<'applied' | 'restart'>;
 }

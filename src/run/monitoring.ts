@@ -55,12 +55,11 @@ export async function startTargetMonitor(
     source = new LocalSource();
     devices = await localDevices(dialect, db, environment, options, notes);
   }
-  const ioCounters = dialect.ioCounters?.bind(dialect);
   const monitor = new Sampler({
     source,
     devices,
     onDevicesChosen,
-    databaseCounters: ioCounters ? () => ioCounters(db) : undefined,
+    databaseCounters: dialect.ioCounterReader?.(db),
     // txbench's own CPU is this machine's: a remote host's figures are the database's alone.
     measureOwnCpu: options.nodeExporter === undefined,
     notes,

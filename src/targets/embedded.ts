@@ -3,7 +3,7 @@ import { constants as fsConstants } from 'node:fs';
 import { access, mkdir, readdir, readFile, rm, writeFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { arch, platform, userInfo } from 'node:os';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import postgres from 'postgres';
 import path from 'node:path';
 import { DatabaseError, UsageError, errorMessage } from '../errors.js';
@@ -144,12 +144,6 @@ interface RunningServer {
   stop(): Promise<void>;
 }
 
-const running = new Set<ChildProcess>();
-// Last resort when the process exits with a server up: signal it (synchronous) to shut down.
-process.on('exit', () => {
-  for (const child of running) child.kill('SIGINT');
-});
-
 /**
  * Runs the server in its own process group, so that Ctrl-C reaches txbench (which then finishes
  * its run and stops the server) rather than killing the server under the run.
@@ -196,11 +190,16 @@ async function spawnServer(dataDir: string, port: number): Promise<RunningServer
   child.removeAllListeners('exit');
   child.unref();
   (child.stderr as { unref?: () => void } | null)?.unref?.();
-  running.add(child);
+  // Last resort when the process exits with the server up: signal it (synchronous) to shut down.
+  const stopAtExit = (): void => void child.kill('SIGINT');
+  process.on('exit', stopAtExit);
+  let stopped = false;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     stop: async () => {
-      if (!running.delete(child)) return;
+      if (stopped) return;
+      stopped = true;
+      process.off('exit', stopAtExit);
       child.kill('SIGINT'); // fast shutdown: roll back open transactions, checkpoint, exit
       const timeout = setTimeout(() => child.kill('SIGQUIT'), 60_000);
       await exited;

@@ -184,6 +184,14 @@ export interface WorkloadLoader<
     onProgress: (rows: number, bytes: number) => void,
   ): Iterable<TableRows>;
   /**
+   * Optional: `generate` for one loader worker thread, made once there before its first task, for
+   * a workload whose generation has set-up every task shares and that costs to redo per task
+   * (TPC-C's character pools). The thread owns what it holds; without it, `generate` is called.
+   */
+  threadGenerator?(
+    ctx: LoadContext<L>,
+  ): (task: T, onProgress: (rows: number, bytes: number) => void) => Iterable<TableRows>;
+  /**
    * The tables a task writes rows into. With it, a table's keys, indexes and ANALYZE start as
    * soon as the last task writing it is done, while other tables still load; without it, every
    * table waits for all tasks. A task that writes a table it does not name fails the load.

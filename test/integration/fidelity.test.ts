@@ -80,9 +80,9 @@ async function postgresServer(url: string): Promise<Server> {
     handle,
   });
   const byMode: Record<Mode, Ops> = {
-    'client-SQL': on(pgClientSql, conn),
+    'client-SQL': on(pgClientSql(), conn),
     procedure: on(pgProcedures, conn),
-    'client-SQL on the wire path': on(wireClientSql, slot),
+    'client-SQL on the wire path': on(wireClientSql(), slot),
     'procedure on the wire path': on(wireProcedures, slot),
   };
   const query = async (text: string): Promise<Row[]> => [...(await conn.unsafe<postgres.Row[]>(text))];

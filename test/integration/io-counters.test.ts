@@ -1,5 +1,5 @@
 /**
- * Each dialect's own I/O counters (Dialect.ioCounters) against real servers: the embedded
+ * Each dialect's own I/O counters (Dialect.ioCounterReader) against real servers: the embedded
  * PostgreSQL 17, the distribution's PostgreSQL 15 (whose statistics views are laid out the old
  * way), the test MariaDB and a SQLite file. Every documented counter is there and a number, none
  * goes backwards, and the ones some writes must move do move. The servers flush their statistics
@@ -7,6 +7,7 @@
  * reads again until they have moved or a deadline passes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cleanup } from '../../dist/bench/cleanup.js';
 import { startCluster, type PgCluster } from '../../dist/bench/pg-cluster.js';
 import type { Db, Dialect } from '../../dist/dialects/dialect.js';
 import { mysqlDialect } from '../../dist/dialects/mysql/dialect.js';
@@ -55,7 +56,7 @@ async function countersAfter(
 ): Promise<Counters> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const after = await dialect.ioCounters!(db);
+    const after = await dialect.ioCounterReader!(db)();
     if (mustGrow.every((n) => (after[n] ?? 0) > (before[n] ?? 0)) || Date.now() > deadline) return after;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -101,7 +102,7 @@ describe('PostgreSQL I/O counters', () => {
     it('reads WAL bytes, blocks, checkpoints and buffer writes from pg_stat_checkpointer and pg_stat_io, and they grow with writes', async () => {
       const [version] = await db.query<{ v: string }>(`select current_setting('server_version_num') as v`);
       expect(Number(version?.v)).toBeGreaterThanOrEqual(170000);
-      const before = await postgresDialect.ioCounters!(db);
+      const before = await postgresDialect.ioCounterReader!(db)();
       expectCounters(before, POSTGRES_COUNTERS);
       await postgresWrites(db);
       const after = await countersAfter(postgresDialect, db, before, POSTGRES_MUST_GROW);
@@ -115,7 +116,7 @@ describe('PostgreSQL I/O counters', () => {
     let db: Db;
 
     beforeAll(async () => {
-      cluster = await startCluster();
+      cluster = await startCluster(new Cleanup());
       db = await postgresDialect.connect(cluster.url('postgres'), { max: 1 });
     }, 120_000);
 
@@ -128,7 +129,7 @@ describe('PostgreSQL I/O counters', () => {
       const [version] = await db.query<{ v: string }>(`select current_setting('server_version_num') as v`);
       expect(Number(version?.v)).toBeGreaterThanOrEqual(150000);
       expect(Number(version?.v)).toBeLessThan(170000);
-      const before = await postgresDialect.ioCounters!(db);
+      const before = await postgresDialect.ioCounterReader!(db)();
       expectCounters(before, POSTGRES_COUNTERS);
       await postgresWrites(db);
       const after = await countersAfter(postgresDialect, db, before, POSTGRES_MUST_GROW);
@@ -154,7 +155,7 @@ describe('MariaDB I/O counters', () => {
   });
 
   it('reads the InnoDB status counters, and they grow with writes', async () => {
-    const before = await mysqlDialect.ioCounters!(db);
+    const before = await mysqlDialect.ioCounterReader!(db)();
     expectCounters(before, MYSQL_COUNTERS);
     await db.query('create table io_counters_probe (id int primary key, pad varchar(200))');
     for (let batch = 0; batch < 20; batch++) {
@@ -187,12 +188,12 @@ describe('SQLite I/O counters', () => {
 
   it('reads the WAL file size and the checkpoints counted in its header, and they grow with writes', async () => {
     await db.query('create table io_counters_probe (id integer primary key, pad blob)');
-    const before = await sqliteDialect.ioCounters!(db);
+    const before = await sqliteDialect.ioCounterReader!(db)();
     expectCounters(before, ['walBytes', 'checkpoints']);
     // About 3000 pages in autocommitted inserts: past the 1000-page automatic checkpoint twice.
     for (let i = 0; i < 1500; i++)
       await db.query('insert into io_counters_probe (pad) values (randomblob(4000))');
-    const after = await sqliteDialect.ioCounters!(db);
+    const after = await sqliteDialect.ioCounterReader!(db)();
     expectCounters(after, ['walBytes', 'checkpoints']);
     expectGrowth(before, after, ['walBytes', 'checkpoints']);
     expect(after.checkpoints).toBeGreaterThanOrEqual(2);

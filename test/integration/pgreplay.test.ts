@@ -17,6 +17,7 @@ import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cleanup } from '../../dist/bench/cleanup.js';
 import { startCluster, type PgCluster } from '../../dist/bench/pg-cluster.js';
 import { makeTempDir, removeDir, runCli } from './helpers.js';
 import { loadTpcc, replayCli, runTpcc, writeWorkload } from './replay-fixture.js';
@@ -41,7 +42,7 @@ let dir: string;
 let admin: postgres.Sql;
 
 beforeAll(async () => {
-  cluster = await startCluster(LOGGING);
+  cluster = await startCluster(new Cleanup(), LOGGING);
   dir = await makeTempDir('txbench-pgreplay-');
   admin = postgres(cluster.url('postgres'), { max: 1, onnotice: () => undefined });
   await admin.unsafe('create extension pg_stat_statements');

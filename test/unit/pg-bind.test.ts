@@ -1,6 +1,6 @@
 import { serialize } from 'pg-protocol';
 import { describe, expect, it } from 'vitest';
-import { bindExecuteSync, pipelineMessage } from '../../src/dialects/postgres/wire/bind.js';
+import { MessageEncoder } from '../../src/dialects/postgres/wire/bind.js';
 import type { WireValue } from '../../src/dialects/postgres/wire/connection.js';
 
 /** What pg-protocol's serializer sends for the same call: the bytes the fast writer must match. */
@@ -8,6 +8,11 @@ const reference = (statement: string, values: WireValue[]): Buffer =>
   Buffer.concat([serialize.bind({ statement, values }), serialize.execute()]);
 
 const SYNC = serialize.sync();
+
+/** One connection's writer, as a WireConnection owns it. */
+const encoder = new MessageEncoder();
+const bindExecuteSync = encoder.bindExecuteSync.bind(encoder);
+const pipelineMessage = encoder.pipelineMessage.bind(encoder);
 
 /** Strings a parameter may hold: ASCII, multi-byte UTF-8, astral characters, lone surrogates. */
 function randomText(next: () => number): string {
@@ -77,5 +82,14 @@ describe('Bind/Execute/Sync writer', () => {
     const copy = Buffer.from(first);
     bindExecuteSync('b', ['2222222']);
     expect(first).toEqual(copy);
+  });
+
+  it("two connections' writers share nothing: one's grown scratch and memos leave the other's bytes right", () => {
+    const other = new MessageEncoder();
+    const long = 'y'.repeat(50_000);
+    expect(other.bindExecuteSync('big', [long])).toEqual(Buffer.concat([reference('big', [long]), SYNC]));
+    expect(other.simpleQueryMessage('begin')).toEqual(serialize.query('begin'));
+    expect(bindExecuteSync('c', ['3'])).toEqual(Buffer.concat([reference('c', ['3']), SYNC]));
+    expect(encoder.simpleQueryMessage('commit')).toEqual(serialize.query('commit'));
   });
 });

@@ -52,15 +52,18 @@ interface XmlNode {
   action?: XmlNode | XmlNode[];
 }
 
-const parser = new XMLParser({ ignoreAttributes: false, parseTagValue: false, trimValues: false });
-
 export class XeEventParser {
   readonly counts: XeCounts = { otherRecords: 0, unreadableRecords: 0 };
+  private readonly parser = new XMLParser({
+    ignoreAttributes: false,
+    parseTagValue: false,
+    trimValues: false,
+  });
 
   feed(row: XeRow): CaptureEvent[] {
     let event: XmlNode | undefined;
     try {
-      event = (parser.parse(row.event_data) as { event?: XmlNode }).event;
+      event = (this.parser.parse(row.event_data) as { event?: XmlNode }).event;
     } catch {
       event = undefined;
     }

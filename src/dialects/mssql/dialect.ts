@@ -131,5 +131,5 @@ export const mssqlDialect: Dialect = {
     );
     return 'applied';
   },
-  ioCounters: mssqlIoCounters,
+  ioCounterReader: (db) => () => mssqlIoCounters(db),
 };

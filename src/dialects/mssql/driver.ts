@@ -121,10 +121,8 @@ export interface MssqlModule {
 }
 
 const require = createRequire(import.meta.url);
-let loaded: MssqlModule | undefined;
 
-/** Loads the driver on first use. */
+/** The driver, loaded on first use (Node's module cache answers the calls after it). */
 export function loadMssql(): MssqlModule {
-  loaded ??= require('mssql') as MssqlModule;
-  return loaded;
+  return require('mssql') as MssqlModule;
 }

@@ -106,5 +106,5 @@ export const mysqlDialect: Dialect = {
   dataDirectory: mysqlDataDirectory,
   logDirectory: mysqlLogDirectory,
   applySetting: applyMysqlSetting,
-  ioCounters: mysqlIoCounters,
+  ioCounterReader: (db) => () => mysqlIoCounters(db),
 };

@@ -6,7 +6,7 @@ import { joinedTransaction, type Db, type Dialect, type Row } from '../dialect.j
 import { openPostgresBulkLoader, postgresCopyFormat } from './bulk.js';
 import { connectChecked, type Sql } from './connect.js';
 import { classifyPostgresError } from './errors.js';
-import { postgresIoCounters } from './io-counters.js';
+import { postgresIoCounterReader } from './io-counters.js';
 import { postgresDdl } from './ddl.js';
 import { openPostgresSessionConnections } from './session-connections.js';
 import { openPostgresConnections } from './connections.js';
@@ -108,7 +108,7 @@ export const postgresDialect: Dialect = {
     await db.query('select pg_reload_conf()');
     return 'applied';
   },
-  ioCounters: postgresIoCounters,
+  ioCounterReader: postgresIoCounterReader,
   async serverTimeMs(db) {
     const [row] = await db.query<{ ms: string }>(
       'select (extract(epoch from clock_timestamp()) * 1000)::text as ms',

@@ -85,19 +85,21 @@ export function postgresIoCountersOf(row: Readonly<Record<string, unknown>>): Re
   return out;
 }
 
-/** The statement for each open Db, built once from its server's version. */
-const statements = new WeakMap<Db, Promise<string>>();
-
-export async function postgresIoCounters(db: Db): Promise<Record<string, number>> {
-  let sql = statements.get(db);
-  if (sql === undefined) {
-    sql = db
-      .query<{ v: string }>(`select current_setting('server_version_num') as v`)
-      .then(([row]) => postgresIoCountersSql(Number(row?.v ?? 0)));
-    // A failure is not cached: the next interval asks again.
-    sql.catch(() => statements.delete(db));
-    statements.set(db, sql);
-  }
-  const [row] = await db.query(await sql);
-  return row === undefined ? {} : postgresIoCountersOf(row);
+/** Reads the counters over `db`, with the statement built once from its server's version. */
+export function postgresIoCounterReader(db: Db): () => Promise<Record<string, number>> {
+  let statement: Promise<string> | undefined;
+  return async () => {
+    if (statement === undefined) {
+      const asked = db
+        .query<{ v: string }>(`select current_setting('server_version_num') as v`)
+        .then(([row]) => postgresIoCountersSql(Number(row?.v ?? 0)));
+      // A failure is not kept: the next interval asks again.
+      asked.catch(() => {
+        if (statement === asked) statement = undefined;
+      });
+      statement = asked;
+    }
+    const [row] = await db.query(await statement);
+    return row === undefined ? {} : postgresIoCountersOf(row);
+  };
 }

@@ -34,19 +34,17 @@ type DatabaseConstructor = new (
   options: { timeout: number; fileMustExist: boolean },
 ) => SqliteDatabase;
 
-let driver: DatabaseConstructor | undefined;
+const require = createRequire(import.meta.url);
 
+/** The driver, loaded on first use (Node's module cache answers the calls after it). */
 function loadDriver(): DatabaseConstructor {
-  if (driver === undefined) {
-    try {
-      driver = createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor;
-    } catch (err) {
-      throw new DatabaseError(
-        `the SQLite driver (better-sqlite3) could not be loaded: ${firstLine(errorMessage(err))}; reinstall it with \`npm rebuild better-sqlite3\``,
-      );
-    }
+  try {
+    return require('better-sqlite3') as DatabaseConstructor;
+  } catch (err) {
+    throw new DatabaseError(
+      `the SQLite driver (better-sqlite3) could not be loaded: ${firstLine(errorMessage(err))}; reinstall it with \`npm rebuild better-sqlite3\``,
+    );
   }
-  return driver;
 }
 
 export interface OpenOptions {

@@ -174,7 +174,7 @@ export const sqliteDialect: Dialect = {
     const file = rows.find((r) => r.name === 'main')?.file;
     return file ? path.dirname(file) : undefined;
   },
-  ioCounters: sqliteIoCounters,
+  ioCounterReader: (db) => () => sqliteIoCounters(db),
 };
 
 /** What decides SQLite's speed and durability, as this connection (and the run's) has them. */

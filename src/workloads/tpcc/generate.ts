@@ -23,6 +23,11 @@ export interface GenerateContext {
   constants: NurandConstants;
   /** PostgreSQL COPY's text format (every bulk path reads it), or its binary one. */
   format?: 'text' | 'binary' | undefined;
+  /**
+   * The character pools for `seed`: a few milliseconds to build, so a loader worker thread builds
+   * them once for all its tasks (`tpccThreadGenerator`); built for this task when absent.
+   */
+  pools?: LoadPools | undefined;
 }
 
 export type LoadTask =
@@ -31,14 +36,6 @@ export type LoadTask =
   | { kind: 'stock'; w: number }
   | { kind: 'customer'; w: number }
   | { kind: 'orders'; w: number };
-
-let cachedPools: { seed: number; pools: LoadPools } | undefined;
-
-/** Building a pool costs a few milliseconds: once per worker thread, not once per task. */
-function poolsFor(seed: number): LoadPools {
-  if (cachedPools?.seed !== seed) cachedPools = { seed, pools: loadPools(seed) };
-  return cachedPools.pools;
-}
 
 const TASK_SALT: Readonly<Record<LoadTask['kind'], number>> = {
   item: 1,
@@ -74,10 +71,11 @@ function tableStreams(
 ): { table: TableName; chunks: Generator<Buffer> }[] {
   const w = task.kind === 'item' ? 0 : task.w;
   const rng = new Rng(deriveSeed(ctx.seed, TASK_SALT[task.kind], w));
+  const pools = ctx.pools ?? loadPools(ctx.seed);
   const out: RowBuffer =
     ctx.format === 'binary'
-      ? new BinaryCopyBuffer(256 * 1024, poolsFor(ctx.seed), ctx.loadTime)
-      : new CopyBuffer(256 * 1024, poolsFor(ctx.seed), ctx.loadTime);
+      ? new BinaryCopyBuffer(256 * 1024, pools, ctx.loadTime)
+      : new CopyBuffer(256 * 1024, pools, ctx.loadTime);
   // Called per chunk, not per row: a generator delegation per row costs more than the row.
   const flush = (): Buffer => {
     const rows = out.rows;

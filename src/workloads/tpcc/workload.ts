@@ -7,10 +7,11 @@ import { z } from 'zod';
 import type { Db } from '../../dialects/dialect.js';
 import { UsageError } from '../../errors.js';
 import { Rng } from '../../random/rng.js';
-import { defineWorkload, type HeadlineFigure, type LoadState } from '../workload.js';
+import { defineWorkload, type HeadlineFigure, type LoadContext, type LoadState } from '../workload.js';
 import { tpccHome, type TpccRunState, type TpccTerminal } from './bodies.js';
 import { consistencyConditions, LOAD_ONLY_CONDITION, populationChecks, runChecks } from './check.js';
-import { TASK_TABLES, taskStreams, type LoadTask as TpccTask } from './generate.js';
+import { loadPools } from './copy-buffer.js';
+import { TASK_TABLES, taskStreams, type GenerateContext, type LoadTask as TpccTask } from './generate.js';
 import { schemaState } from './meta.js';
 import {
   MIX_MINIMUMS,
@@ -72,6 +73,16 @@ async function sumNextOrderIds(db: Db, warehouses: number): Promise<number | und
   } catch {
     return undefined;
   }
+}
+
+/** What the generators need of a loader worker's context. */
+function generateContext(ctx: LoadContext<TpccRecord>): GenerateContext {
+  return {
+    seed: ctx.seed,
+    loadTime: ctx.loadTime,
+    constants: ctx.record.loadConstants,
+    format: ctx.copyFormat,
+  };
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -152,17 +163,11 @@ export const workload = defineWorkload<TpccOptions, TpccRecord, TpccTerminal, Tp
       }
     },
     tablesOf: (task) => TASK_TABLES[task.kind],
-    generate: (task, ctx, onProgress) =>
-      taskStreams(
-        task,
-        {
-          seed: ctx.seed,
-          loadTime: ctx.loadTime,
-          constants: ctx.record.loadConstants,
-          format: ctx.copyFormat,
-        },
-        onProgress,
-      ),
+    generate: (task, ctx, onProgress) => taskStreams(task, generateContext(ctx), onProgress),
+    threadGenerator(ctx) {
+      const shared = { ...generateContext(ctx), pools: loadPools(ctx.seed) };
+      return (task, onProgress) => taskStreams(task, shared, onProgress);
+    },
     expectedBytes: (record, format) =>
       (ITEM_BYTES + BYTES_PER_WAREHOUSE * record.warehouses) *
       (format === 'binary' ? BINARY_TO_TEXT_BYTES : 1),

@@ -10,14 +10,13 @@
  * authentication, no TLS, COPY only from the client (`copyIn`). Anything else ends `open` with an
  * `UnsupportedByWire` error, and the caller uses postgres.js instead (slots.ts).
  */
-import { createHash } from 'node:crypto';
 import net from 'node:net';
 import { serialize } from 'pg-protocol';
 import type { BackendMessage, DataRowMessage, RowDescriptionMessage } from 'pg-protocol/dist/messages.js';
 import type { BackendKey } from '../cancel.js';
-import { bindExecuteSync, copyDataHeader, pipelineMessage, simpleQueryMessage } from './bind.js';
+import { copyDataHeader, MessageEncoder } from './bind.js';
 import { endsOnMessageBoundary, rowCountingParser } from './row-counting-parser.js';
-import { SCRAM_MECHANISM, scramClient, type ScramClient } from './scram.js';
+import { md5PasswordResponse, SCRAM_MECHANISM, scramClient, type ScramClient } from './scram.js';
 import type { WireTarget } from './target.js';
 
 /** A server feature this path does not speak (the caller falls back to postgres.js). */
@@ -84,6 +83,7 @@ const COPY_DONE = serialize.copyDone();
 
 export class WireConnection {
   private readonly pending: Pending[] = [];
+  private readonly out = new MessageEncoder(); // this connection's own scratch buffer and memos
   private readonly parser = rowCountingParser(() => this.pending[0]?.countOnly === true);
   /** What the bytes read go to: the startup's handler until the server is ready, then the calls'. */
   private onBytes: (chunk: Buffer) => void = () => undefined;
@@ -168,8 +168,7 @@ export class WireConnection {
             return;
           case 'authenticationMD5Password': {
             const salt = (msg as unknown as { salt: Buffer }).salt;
-            const inner = md5(password() + target.user);
-            socket.write(serialize.password('md5' + md5(Buffer.concat([Buffer.from(inner), salt]))));
+            socket.write(serialize.password(md5PasswordResponse(password(), target.user, salt)));
             return;
           }
           case 'authenticationSASL': {
@@ -352,7 +351,7 @@ export class WireConnection {
 
   /** Runs a prepared statement with text parameters; `done` gets its rows or the server's error. */
   execute(statement: Pick<Prepared, 'name'>, values: readonly WireValue[], done: WireCallback): void {
-    this.send(bindExecuteSync(statement.name, values), (err, call) => done(err, lastResult(call)));
+    this.send(this.out.bindExecuteSync(statement.name, values), toLastResult(done));
   }
 
   /**
@@ -360,12 +359,12 @@ export class WireConnection {
    * empty rows, and nothing of their values is turned into strings.
    */
   count(statement: Pick<Prepared, 'name'>, values: readonly WireValue[], done: WireCallback): void {
-    this.send(bindExecuteSync(statement.name, values), (err, call) => done(err, lastResult(call)), true);
+    this.send(this.out.bindExecuteSync(statement.name, values), toLastResult(done), true);
   }
 
   /** `simple` on a callback: SQL without parameters (BEGIN, COMMIT), its bytes made once per text. */
   query(text: string, done: WireCallback): void {
-    this.send(simpleQueryMessage(text), (err, call) => done(err, lastResult(call)));
+    this.send(this.out.simpleQueryMessage(text), toLastResult(done));
   }
 
   /**
@@ -375,7 +374,7 @@ export class WireConnection {
    * transaction, as the protocol defines.
    */
   pipeline(calls: readonly PipelineCall[], done: PipelineCallback): void {
-    this.send(pipelineMessage(calls), (err, call) => done(err, call.results));
+    this.send(this.out.pipelineMessage(calls), (err, call) => done(err, call.results));
   }
 
   /** `execute` as a promise. */
@@ -493,7 +492,9 @@ export class WireConnection {
 /** A single call's result: its (last) statement's rows and tag. */
 const lastResult = (call: Pending): WireResult =>
   call.results[call.results.length - 1] ?? { rows: [], tag: '' };
-
-const md5 = (data: string | Buffer): string => createHash('md5').update(data).digest('hex');
+/** A call's `done` that hands its single result on to `done`. */
+function toLastResult(done: WireCallback): Pending['done'] {
+  return (err, call) => done(err, lastResult(call));
+}
 
 const saslData = (msg: BackendMessage): string => (msg as unknown as { data: string }).data;

@@ -1,9 +1,16 @@
 /**
  * The client side of SCRAM-SHA-256 (RFC 5802, RFC 7677), as PostgreSQL uses it without channel
  * binding: the first message, the final message with the proof, and the check of the server's
- * signature (a server that cannot prove it knows the password is not trusted).
+ * signature (a server that cannot prove it knows the password is not trusted); and the older MD5
+ * password answer.
  */
 import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** The answer to PostgreSQL's MD5 password request: "md5" + md5(md5(password + user) + salt), in hex. */
+export function md5PasswordResponse(password: string, user: string, salt: Buffer): string {
+  const md5 = (data: string | Buffer): string => createHash('md5').update(data).digest('hex');
+  return 'md5' + md5(Buffer.concat([Buffer.from(md5(password + user)), salt]));
+}
 
 export const SCRAM_MECHANISM = 'SCRAM-SHA-256';
 

@@ -20,10 +20,10 @@ export class WireSlot implements Session, CallbackRoute {
   /** The callback route is the slot itself: its statements and its connection's callbacks. */
   readonly callbacks: CallbackRoute = this;
   /** The statements given at open, prepared in that order. */
-  prepared: Prepared[] = [];
-  private readonly cache = new Map<string, Promise<Prepared>>();
+  prepared: SlotStatement[] = [];
+  private readonly cache = new Map<string, Promise<SlotStatement>>();
   /** The statements whose preparing has finished, for the hot path to take without a promise. */
-  private readonly ready = new Map<string, Prepared>();
+  private readonly ready = new Map<string, SlotStatement>();
 
   constructor(readonly conn: WireConnection) {}
 
@@ -51,10 +51,10 @@ export class WireSlot implements Session, CallbackRoute {
   rollback = async (): Promise<void> => void (await this.conn.simple('rollback'));
 
   /** The statement prepared on this connection for `text` (prepared now if new). */
-  statement(text: string): Promise<Prepared> {
+  statement(text: string): Promise<SlotStatement> {
     let p = this.cache.get(text);
     if (p === undefined) {
-      p = this.conn.prepare(text);
+      p = this.conn.prepare(text).then(withReader);
       p.then(
         (prepared) => this.ready.set(text, prepared),
         // A statement that failed to prepare is tried again next time, not cached as failed.
@@ -66,11 +66,11 @@ export class WireSlot implements Session, CallbackRoute {
   }
 
   /** The statement for `text` if it is already prepared on this connection. */
-  preparedFor(text: string): Prepared | undefined {
+  preparedFor(text: string): SlotStatement | undefined {
     return this.ready.get(text);
   }
 
-  prepare(text: string): Promise<Prepared> {
+  prepare(text: string): Promise<SlotStatement> {
     return this.statement(text);
   }
 
@@ -182,27 +182,28 @@ interface RowReader {
   readonly decoders: readonly Decoder[];
 }
 
-/** Each statement's column names and decoders, worked out on its first result. */
-const readers = new WeakMap<Prepared, RowReader>();
+/** A statement prepared on a slot's connection, with how to read its rows (its columns' names and decoders). */
+export interface SlotStatement extends Prepared {
+  readonly reader: RowReader;
+}
 
-function readerOf(statement: Prepared): RowReader {
-  let reader = readers.get(statement);
-  if (reader === undefined) {
-    reader = {
+/** Each statement's column names and decoders, worked out once when it is prepared. */
+function withReader(statement: Prepared): SlotStatement {
+  return {
+    ...statement,
+    reader: {
       names: statement.columns.map((c) => c.name),
       decoders: statement.columns.map((c) => decoderFor(c.typeId)),
-    };
-    readers.set(statement, reader);
-  }
-  return reader;
+    },
+  };
 }
 
 /** The result's rows as objects keyed by column name, each value decoded by its column's type. */
-export function rowObjects(statement: Prepared, result: WireResult): Row[] {
+export function rowObjects(statement: SlotStatement, result: WireResult): Row[] {
   const { rows } = result;
   const out: Row[] = new Array<Row>(rows.length);
   if (rows.length === 0) return out;
-  const { names, decoders } = readerOf(statement);
+  const { names, decoders } = statement.reader;
   for (let r = 0; r < rows.length; r++) {
     const values = rows[r]!;
     const row: Row = {};

@@ -216,7 +216,8 @@ function drawMarks(u: uPlot, spec: ChartSpec, color: string): void {
   }
 }
 
-const plots = new Map<string, Drawn>();
+/** The page's drawn charts by id, redrawn as live intervals arrive. */
+type Plots = Map<string, Drawn>;
 
 const alignedData = (spec: ChartSpec): uPlot.AlignedData => [
   spec.x.values,
@@ -229,7 +230,7 @@ function record(el: HTMLElement, plot: uPlot): void {
   el.dataset.points = String(plot.data[0]?.length ?? 0);
 }
 
-function draw(spec: ChartSpec): void {
+function draw(plots: Plots, spec: ChartSpec): void {
   const el = document.querySelector<HTMLElement>(`[data-chart="${spec.id}"]`);
   if (el === null) return;
   const width = Math.max(320, el.clientWidth || 900);
@@ -304,7 +305,7 @@ function renderNumbers(spec: ChartSpec): void {
 }
 
 /** Redraws a live section's charts over time from its rows, through the server's own functions. */
-function redraw(section: LiveSection): void {
+function redraw(plots: Plots, section: LiveSection): void {
   const { head, monitor } = timeSeriesCharts(section.anchor, section);
   const order = [...head, ...monitor];
   for (const spec of order) {
@@ -319,7 +320,7 @@ function redraw(section: LiveSection): void {
       drawn?.plot.destroy();
       plots.delete(spec.id);
       if (el === null) addFigure(spec, section.anchor, order);
-      draw(spec);
+      draw(plots, spec);
     }
     renderNumbers(spec);
   }
@@ -330,7 +331,7 @@ function redraw(section: LiveSection): void {
  * redrawn from them; at the end the final report replaces the page (it arrives whole, so the page
  * needs nothing more from txbench).
  */
-function listen(eventsPath: string, sections: readonly LiveSection[]): void {
+function listen(plots: Plots, eventsPath: string, sections: readonly LiveSection[]): void {
   const events = new EventSource(eventsPath);
   let updates = 0;
   events.addEventListener('interval', (e) => {
@@ -342,7 +343,7 @@ function listen(eventsPath: string, sections: readonly LiveSection[]): void {
     // An interval the page was drawn with already (written to the file before the page loaded).
     if (hasInterval(section.rows, row)) return;
     section.rows.push(row);
-    redraw(section);
+    redraw(plots, section);
   });
   events.addEventListener('final', (e) => {
     events.close();
@@ -355,8 +356,9 @@ function listen(eventsPath: string, sections: readonly LiveSection[]): void {
 
 function main(): void {
   const data = readData();
-  data.charts.forEach(draw);
-  if (data.live) listen(data.live.eventsPath, data.live.sections);
+  const plots: Plots = new Map();
+  for (const spec of data.charts) draw(plots, spec);
+  if (data.live) listen(plots, data.live.eventsPath, data.live.sections);
   document.body.dataset.charts = String(data.charts.length);
   // The numbers beside each chart are in a toggle: open them all for print.
   window.addEventListener('beforeprint', () => {

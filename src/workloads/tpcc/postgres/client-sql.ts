@@ -23,6 +23,7 @@ import {
   COMMIT,
   postgresJsRunner,
   ROLLBACK,
+  runnerPerConnection,
   wireRunner,
   type PgRunner,
 } from './runner.js';
@@ -174,8 +175,12 @@ export function clientSqlOperations<H>(runnerOf: (handle: H) => PgRunner): TpccO
   };
 }
 
-/** Client-side SQL on postgres.js reserved connections. */
-export const clientSqlTransactions: TpccOperations<PostgresConn> = clientSqlOperations(postgresJsRunner);
+/** Client-side SQL on postgres.js reserved connections: one per transaction set (its runners are the set's). */
+export function clientSqlTransactions(): TpccOperations<PostgresConn> {
+  return clientSqlOperations(runnerPerConnection(postgresJsRunner));
+}
 
-/** Client-side SQL on the wire path. */
-export const wireClientSqlTransactions: TpccOperations<WireSlot> = clientSqlOperations(wireRunner);
+/** Client-side SQL on the wire path: one per transaction set (its runners are the set's). */
+export function wireClientSqlTransactions(): TpccOperations<WireSlot> {
+  return clientSqlOperations(runnerPerConnection(wireRunner));
+}

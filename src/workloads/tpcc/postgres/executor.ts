@@ -41,7 +41,7 @@ export async function openPostgresTpcc(
         );
         return options.procedures
           ? tpccCallbackTransactions(connections, wireProcedureCalls, run)
-          : tpccTransactions(connections, wireClientSqlTransactions, run);
+          : tpccTransactions(connections, wireClientSqlTransactions(), run);
       } catch (err) {
         if (!(err instanceof UnsupportedByWire)) throw err;
       }
@@ -56,7 +56,7 @@ export async function openPostgresTpcc(
   }
   return tpccTransactions(
     connections,
-    options.procedures ? procedureTransactions : clientSqlTransactions,
+    options.procedures ? procedureTransactions : clientSqlTransactions(),
     run,
   );
 }

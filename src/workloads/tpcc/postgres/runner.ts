@@ -33,37 +33,46 @@ export interface PgRunner {
 
 type Params = Parameters<PostgresConn['unsafe']>[1];
 
-const pgJsRunners = new WeakMap<PostgresConn, PgRunner>();
-
-export function postgresJsRunner(conn: PostgresConn): PgRunner {
-  let runner = pgJsRunners.get(conn);
-  if (runner === undefined) {
-    const run = (s: PgStatement): Promise<Row[]> =>
-      (s.params === undefined
-        ? conn.unsafe(s.sql)
-        : conn.unsafe(s.sql, s.params as Params, { prepare: true })) as unknown as Promise<Row[]>;
-    runner = {
-      async pipeline(statements) {
-        const settled = await Promise.allSettled(statements.map(run));
-        const failure = settled.find((s) => s.status === 'rejected');
-        if (failure !== undefined) {
-          // Never write to a reserved connection whose server side is gone: postgres.js 3.4.9 then
-          // throws from a setImmediate and takes the process down (porsager/postgres#1208).
-          if (classifyPostgresError(failure.reason) !== 'connection')
-            await conn.unsafe('rollback').catch(() => undefined);
-          throw failure.reason;
-        }
-        return settled.map((s) => (s.status === 'fulfilled' ? s.value : []));
-      },
-      query: (sql, params) => run({ sql, params }),
-      rollback: async () => void (await conn.unsafe('rollback')),
-    };
-    pgJsRunners.set(conn, runner);
-  }
-  return runner;
+/**
+ * A runner for each connection, made on its first use and kept while the connection lives: the
+ * memo is the returned function's, so whoever opens the connections (a transaction set) owns it.
+ */
+export function runnerPerConnection<H extends object>(
+  make: (handle: H) => PgRunner,
+): (handle: H) => PgRunner {
+  const runners = new WeakMap<H, PgRunner>();
+  return (handle) => {
+    let runner = runners.get(handle);
+    if (runner === undefined) {
+      runner = make(handle);
+      runners.set(handle, runner);
+    }
+    return runner;
+  };
 }
 
-const wireRunners = new WeakMap<WireSlot, PgRunner>();
+export function postgresJsRunner(conn: PostgresConn): PgRunner {
+  const run = (s: PgStatement): Promise<Row[]> =>
+    (s.params === undefined
+      ? conn.unsafe(s.sql)
+      : conn.unsafe(s.sql, s.params as Params, { prepare: true })) as unknown as Promise<Row[]>;
+  return {
+    async pipeline(statements) {
+      const settled = await Promise.allSettled(statements.map(run));
+      const failure = settled.find((s) => s.status === 'rejected');
+      if (failure !== undefined) {
+        // Never write to a reserved connection whose server side is gone: postgres.js 3.4.9 then
+        // throws from a setImmediate and takes the process down (porsager/postgres#1208).
+        if (classifyPostgresError(failure.reason) !== 'connection')
+          await conn.unsafe('rollback').catch(() => undefined);
+        throw failure.reason;
+      }
+      return settled.map((s) => (s.status === 'fulfilled' ? s.value : []));
+    },
+    query: (sql, params) => run({ sql, params }),
+    rollback: async () => void (await conn.unsafe('rollback')),
+  };
+}
 
 /**
  * The wire path sends a pipeline as one write ending in a single Sync (connection.ts), so the
@@ -71,46 +80,41 @@ const wireRunners = new WeakMap<WireSlot, PgRunner>();
  * extended protocol too (as the unnamed statement), since a simple query would end the pipeline.
  */
 export function wireRunner(slot: WireSlot): PgRunner {
-  let runner = wireRunners.get(slot);
-  if (runner === undefined) {
-    const { conn } = slot;
-    const run = (calls: PipelineCall[]): Promise<readonly WireResult[]> =>
-      new Promise((resolve, reject) =>
-        conn.pipeline(calls, (err, results) => (err ? reject(err) : resolve(results))),
-      );
-    runner = {
-      async pipeline(statements) {
-        // Statements with parameters that are new to this connection are prepared first (once), in
-        // one round trip; after that they are taken as they are, without a promise each.
-        let prepared = statements.map((s) => (s.params === undefined ? undefined : slot.preparedFor(s.sql)));
-        if (prepared.some((p, i) => p === undefined && statements[i]!.params !== undefined))
-          prepared = await Promise.all(
-            statements.map((s) => (s.params === undefined ? undefined : slot.statement(s.sql))),
-          );
-        const calls = statements.map((s, i): PipelineCall => {
-          const p = prepared[i];
-          return p === undefined || s.params === undefined
-            ? { text: s.sql }
-            : { statement: p, values: s.params.map(toText) };
-        });
-        let results: readonly WireResult[];
-        try {
-          results = await run(calls);
-        } catch (err) {
-          // The server skipped the rest of the pipeline; a transaction it left open is aborted.
-          if (classifyPostgresError(err) !== 'connection' && !conn.lost && conn.transactionStatus !== 'I')
-            await conn.simple('rollback').catch(() => undefined);
-          throw err;
-        }
-        return results.map((result, i) => {
-          const p = prepared[i];
-          return p === undefined ? [] : rowObjects(p, result);
-        });
-      },
-      query: (sql, params) => slot.query(sql, params),
-      rollback: async () => void (await conn.simple('rollback')),
-    };
-    wireRunners.set(slot, runner);
-  }
-  return runner;
+  const { conn } = slot;
+  const run = (calls: PipelineCall[]): Promise<readonly WireResult[]> =>
+    new Promise((resolve, reject) =>
+      conn.pipeline(calls, (err, results) => (err ? reject(err) : resolve(results))),
+    );
+  return {
+    async pipeline(statements) {
+      // Statements with parameters that are new to this connection are prepared first (once), in
+      // one round trip; after that they are taken as they are, without a promise each.
+      let prepared = statements.map((s) => (s.params === undefined ? undefined : slot.preparedFor(s.sql)));
+      if (prepared.some((p, i) => p === undefined && statements[i]!.params !== undefined))
+        prepared = await Promise.all(
+          statements.map((s) => (s.params === undefined ? undefined : slot.statement(s.sql))),
+        );
+      const calls = statements.map((s, i): PipelineCall => {
+        const p = prepared[i];
+        return p === undefined || s.params === undefined
+          ? { text: s.sql }
+          : { statement: p, values: s.params.map(toText) };
+      });
+      let results: readonly WireResult[];
+      try {
+        results = await run(calls);
+      } catch (err) {
+        // The server skipped the rest of the pipeline; a transaction it left open is aborted.
+        if (classifyPostgresError(err) !== 'connection' && !conn.lost && conn.transactionStatus !== 'I')
+          await conn.simple('rollback').catch(() => undefined);
+        throw err;
+      }
+      return results.map((result, i) => {
+        const p = prepared[i];
+        return p === undefined ? [] : rowObjects(p, result);
+      });
+    },
+    query: (sql, params) => slot.query(sql, params),
+    rollback: async () => void (await conn.simple('rollback')),
+  };
 }

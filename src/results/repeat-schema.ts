@@ -1,17 +1,11 @@
-/** schema/repeat.schema.json compiled with ajv (strict: a mistake in the schema itself fails). */
+/** schema/repeat.schema.json, and its check. */
 import { readFileSync } from 'node:fs';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { SchemaCheck } from './schema-check.js';
 
-const schema = JSON.parse(
-  readFileSync(new URL('../../schema/repeat.schema.json', import.meta.url), 'utf8'),
-) as object;
-
-const validate: ValidateFunction = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(
-  schema,
-);
-
-/** The schema's complaints about a repeat.json, one per line (empty when valid). */
-export function repeatSchemaErrors(value: unknown): string[] {
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+/** A compiled check of repeat.json against its schema (compile once, check many). */
+export function repeatSchemaCheck(): SchemaCheck {
+  const schema = JSON.parse(
+    readFileSync(new URL('../../schema/repeat.schema.json', import.meta.url), 'utf8'),
+  ) as object;
+  return new SchemaCheck(schema);
 }

@@ -1,21 +1,14 @@
-/** schema/run.schema.json compiled with ajv (strict: a mistake in the schema itself fails). */
+/** schema/run.schema.json, and its check. */
 import { readFileSync } from 'node:fs';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { SchemaCheck } from './schema-check.js';
 
 export const RUN_SCHEMA_FILE = new URL('../../schema/run.schema.json', import.meta.url);
 
-export const runSchema = JSON.parse(readFileSync(RUN_SCHEMA_FILE, 'utf8')) as {
+export const runSchema = JSON.parse(readFileSync(RUN_SCHEMA_FILE, 'utf8')) as Readonly<{
   properties: { schemaVersion: { const: number } };
-};
+}>;
 
-export const validateRun: ValidateFunction = new Ajv({
-  allErrors: true,
-  strict: true,
-  allowUnionTypes: true,
-}).compile(runSchema);
-
-/** The schema's complaints, one per line (empty when valid). */
-export function schemaErrors(value: unknown): string[] {
-  if (validateRun(value)) return [];
-  return (validateRun.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+/** A compiled check of run.json against its schema (compile once, check many). */
+export function runSchemaCheck(): SchemaCheck {
+  return new SchemaCheck(runSchema);
 }

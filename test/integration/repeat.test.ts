@@ -11,7 +11,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTpcc } from '../../dist/workloads/tpcc/loader.js';
 import type { RepeatFile } from '../../src/results/repeat-file.js';
-import { repeatSchemaErrors } from '../../dist/results/repeat-schema.js';
+import { repeatSchemaCheck } from '../../dist/results/repeat-schema.js';
 import {
   makeTempDir,
   removeDir,
@@ -21,6 +21,9 @@ import {
   type TempServer,
 } from './helpers.js';
 import { expectValidRunDir } from './run-dir-schema.js';
+
+const repeatCheck = repeatSchemaCheck();
+const repeatSchemaErrors = (value: unknown): string[] => repeatCheck.errors(value);
 
 let pg: TempServer;
 let cwd: string;

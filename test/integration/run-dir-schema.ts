@@ -6,7 +6,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { readRun } from '../../dist/results/store.js';
-import { schemaErrors } from '../../dist/results/run-schema.js';
+import { runSchemaCheck } from '../../dist/results/run-schema.js';
+
+const runCheck = runSchemaCheck();
+const schemaErrors = (value: unknown): string[] => runCheck.errors(value);
 
 /** The run directory a command printed (`run directory: DIR`). */
 export function runDirOf(stdout: string): string {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repeatMeasurements } from '../../src/run/repeat.js';
 import { REPEAT_FILE } from '../../src/results/repeat-file.js';
-import { repeatSchemaErrors } from '../../src/results/repeat-schema.js';
+import { repeatSchemaCheck } from '../../src/results/repeat-schema.js';
 import {
   aggregateRepetitions,
   figureValuesOf,
@@ -16,6 +16,9 @@ import { formatRepeat, meanPlusMinus } from '../../src/report/repeat-table.js';
 import type { RepeatFile } from '../../src/results/repeat-file.js';
 import { tQuantile975 } from '../../src/metrics/confidence.js';
 import { findWorkload } from '../../src/workloads/registry.js';
+
+const repeatCheck = repeatSchemaCheck();
+const repeatSchemaErrors = (value: unknown): string[] => repeatCheck.errors(value);
 
 function entry(label: string, tps: number, avg: number, users?: number): MeasuredEntry {
   return {

@@ -12,7 +12,10 @@ import {
   targetsJson,
   type FixtureRun,
 } from './run-fixtures.js';
-import { runSchema, schemaErrors } from '../../src/results/run-schema.js';
+import { runSchema, runSchemaCheck } from '../../src/results/run-schema.js';
+
+const runCheck = runSchemaCheck();
+const schemaErrors = (value: unknown): string[] => runCheck.errors(value);
 
 /** A deep copy with one field removed, by its path. */
 function without(value: object, ...keys: string[]): Record<string, unknown> {

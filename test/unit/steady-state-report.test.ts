@@ -11,7 +11,10 @@ import { formatRunHeader, formatRunSummary } from '../../src/report/run-summary.
 import { formatSteadyState } from '../../src/report/steady-state-line.js';
 import type { RunConfig, RunReport } from '../../src/results/run-file.js';
 import { runConfig, runJson, stepsJson, summary, writeRun } from './run-fixtures.js';
-import { schemaErrors } from '../../src/results/run-schema.js';
+import { runSchemaCheck } from '../../src/results/run-schema.js';
+
+const runCheck = runSchemaCheck();
+const schemaErrors = (value: unknown): string[] => runCheck.errors(value);
 
 const reached: SteadyStateReport = {
   reached: true,

@@ -11,17 +11,21 @@ export function clockOf(seconds: number): string {
   return `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
 }
 
+/** What the database did: unreachable (connections lost), failing (its errors) or not answering (timeouts). */
+export function outageWhat(o: Pick<Outage, 'cause'>): string {
+  return o.cause === 'connection'
+    ? 'database unreachable'
+    : o.cause === 'server'
+      ? 'database failing'
+      : 'database not answering';
+}
+
 /**
  * "target vm2: database unreachable 12.4 s at 00:41:07, 3,118 transactions failed, reconnected".
  * An outage opened by timeouts says "not answering": the server was reachable but silent.
  */
 export function formatOutage(target: string, o: Outage): string {
-  const what =
-    o.cause === 'connection'
-      ? 'database unreachable'
-      : o.cause === 'server'
-        ? 'database failing'
-        : 'database not answering';
+  const what = outageWhat(o);
   // A server that failed for lack of space kept its connections: it recovered, nothing reconnected.
   const ending = o.recovered
     ? o.cause === 'server'

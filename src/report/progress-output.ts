@@ -1,9 +1,10 @@
 /**
  * The live progress of a run on stderr, as a run's output: the run's header, warnings, phases,
- * steady state and one line per interval. With several runs at once each line starts with the
+ * steady state, outages as they open and end, and one line per interval. With several runs at once each line starts with the
  * run's label; a single run on a terminal redraws one interval line in place.
  */
 import type { Output } from '../results/run-events.js';
+import { clockOf, formatOutage, outageWhat } from './outage-line.js';
 import { formatInterval, formatRunHeader } from './run-summary.js';
 import { formatSteadyState } from './steady-state-line.js';
 
@@ -30,6 +31,18 @@ export function progressOutput(prefix: string, stream: NodeJS.WriteStream = proc
           if (live) stream.write('\n');
           if (event.phase !== 'done') line(`${prefix}-- ${event.phase}`);
           return;
+        case 'outage': {
+          // Said as it happens: a reviewer watching a multi-hour run sees the database go and come back.
+          if (live) stream.write('\n');
+          const { outage, target } = event;
+          line(
+            event.edge === 'start'
+              ? `${prefix}-- outage: target ${target}: ${outageWhat(outage)} since ${clockOf(outage.startS)}` +
+                  (outage.error !== undefined ? `; first failure: ${outage.error}` : '')
+              : `${prefix}-- outage over: ${formatOutage(target, outage)}`,
+          );
+          return;
+        }
         case 'interval': {
           const { interval } = event;
           // A sliver of an interval cut off by a phase change says nothing: kept in the file, not on screen.

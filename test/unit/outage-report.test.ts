@@ -161,3 +161,19 @@ describe('the server failing opens an outage', () => {
     expect(t.outages(5000)).toMatchObject([{ startS: 2, endS: null, durationS: 3, recovered: false }]);
   });
 });
+
+describe('outages in the live progress', () => {
+  it('a line as an outage opens and one as it ends, each with the run label', async () => {
+    const { progressOutput } = await import('../../src/report/progress-output.js');
+    const written: string[] = [];
+    const stream = { isTTY: false, write: (s: string) => written.push(s) } as unknown as NodeJS.WriteStream;
+    const out = progressOutput('[pg-1] ', stream);
+    const open = { ...outage(41, 0, 0), endS: null, recovered: false, error: 'ECONNREFUSED' } as Outage;
+    out.event({ kind: 'outage', target: 'pg-1', edge: 'start', outage: open });
+    out.event({ kind: 'outage', target: 'pg-1', edge: 'end', outage: outage(41, 12.4, 3118) });
+    expect(written.join('')).toBe(
+      '[pg-1] -- outage: target pg-1: database unreachable since 00:00:41; first failure: ECONNREFUSED\n' +
+        '[pg-1] -- outage over: target pg-1: database unreachable 12.4 s at 00:00:41, 3,118 transactions failed, reconnected\n',
+    );
+  });
+});

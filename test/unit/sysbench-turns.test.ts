@@ -60,29 +60,7 @@ describe('sysbench and txbench taking turns (bench section 7)', () => {
   });
 
   it('prints every target at every thread count, PASS or MISS with its ratio, and the spread', () => {
-    const pairings = (['oltp_point_select', 'oltp_read_only', 'oltp_read_write'] as const).flatMap((script) =>
-      [1, 4].map((threads) =>
-        pairingOf(script, threads, [
-          turn('sysbench', 100, 6000, 6000, 0.12),
-          turn('txbench', 97, 5820, 5820, 0.1746),
-          turn('txbench', 97, 5820, 5820, 0.1746),
-          turn('sysbench', 100, 6000, 6000, 0.12),
-        ]),
-      ),
-    );
-    const data: SysbenchData = {
-      tables: 4,
-      tableSize: 1000,
-      threads: 4,
-      threadCounts: [1, 4],
-      workers: 1,
-      seconds: 60,
-      loadSeconds: 1,
-      command: 'sysbench SCRIPT run',
-      scripts: [],
-      pairings,
-      loadAverage: { start: [1, 1, 1], end: [1, 1, 1] },
-    };
+    const data = pairedData(97, 5820);
     const rows = evaluate('7', sysbenchTargets([1, 4]), data, undefined);
     // The two figure names of earlier bench files, then TPS and CPU for 3 scripts x 2 thread
     // counts, on PostgreSQL and on MariaDB.
@@ -101,29 +79,7 @@ describe('sysbench and txbench taking turns (bench section 7)', () => {
     );
   });
   it("gives MariaDB's targets their own names, missed with the reason when MariaDB did not run", () => {
-    const pairings = (['oltp_point_select', 'oltp_read_only', 'oltp_read_write'] as const).flatMap((script) =>
-      [1, 4].map((threads) =>
-        pairingOf(script, threads, [
-          turn('sysbench', 100, 6000, 6000, 0.12),
-          turn('txbench', 96, 5760, 5760, 0.1728),
-          turn('txbench', 96, 5760, 5760, 0.1728),
-          turn('sysbench', 100, 6000, 6000, 0.12),
-        ]),
-      ),
-    );
-    const base: SysbenchData = {
-      tables: 4,
-      tableSize: 1000,
-      threads: 4,
-      threadCounts: [1, 4],
-      workers: 1,
-      seconds: 60,
-      loadSeconds: 1,
-      command: 'sysbench SCRIPT run',
-      scripts: [],
-      pairings,
-      loadAverage: { start: [1, 1, 1], end: [1, 1, 1] },
-    };
+    const base = pairedData(96, 5760);
     const figure = 'MariaDB: oltp_point_select, 4 threads: TPS, txbench ÷ sysbench';
     const of = (data: SysbenchData) =>
       evaluate('7', sysbenchTargets([1, 4]), data, undefined).find((r) => r.figure === figure)!;
@@ -134,7 +90,7 @@ describe('sysbench and txbench taking turns (bench section 7)', () => {
         version: '10.11',
         loadSeconds: 2,
         command: 'sysbench SCRIPT --db-driver=mysql --mysql-password=… run',
-        pairings,
+        pairings: base.pairings,
         loadAverage: { start: [2, 2, 2], end: [2, 2, 2] },
       },
     };
@@ -154,3 +110,30 @@ describe('sysbench and txbench taking turns (bench section 7)', () => {
     expect(of(base)).toMatchObject({ value: null, pass: false, note: 'MariaDB was not measured' });
   });
 });
+
+/** Every script at 1 and 4 threads, sysbench at 100 TPS and txbench at `tps` in both of its turns. */
+function pairedData(tps: number, statements: number): SysbenchData {
+  const pairings = (['oltp_point_select', 'oltp_read_only', 'oltp_read_write'] as const).flatMap((script) =>
+    [1, 4].map((threads) =>
+      pairingOf(script, threads, [
+        turn('sysbench', 100, 6000, 6000, 0.12),
+        turn('txbench', tps, statements, statements, tps * 0.0018),
+        turn('txbench', tps, statements, statements, tps * 0.0018),
+        turn('sysbench', 100, 6000, 6000, 0.12),
+      ]),
+    ),
+  );
+  return {
+    tables: 4,
+    tableSize: 1000,
+    threads: 4,
+    threadCounts: [1, 4],
+    workers: 1,
+    seconds: 60,
+    loadSeconds: 1,
+    command: 'sysbench SCRIPT run',
+    scripts: [],
+    pairings,
+    loadAverage: { start: [1, 1, 1], end: [1, 1, 1] },
+  };
+}

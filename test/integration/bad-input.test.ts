@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:net';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import { freePort } from '../free-port.js';
 import {
   makeTempDir,
@@ -280,7 +280,7 @@ const CASES: Case[] = [
   ],
 ];
 
-function expectOneLine(r: CliResult, code: number, message: RegExp): void {
+function expectOneLine(expect: ExpectStatic, r: CliResult, code: number, message: RegExp): void {
   const lines = r.stderr.trim().split('\n');
   expect(r.code, r.stderr).toBe(code);
   expect(lines, r.stderr).toHaveLength(1);
@@ -299,11 +299,13 @@ describe('bad input: one line, the documented exit code, no stack trace, no pass
       expect(commands).toContain(c);
   });
 
-  it.each(CASES)('%s', async (_name, args, code, message) => {
-    expectOneLine(await runCli(dir, args(), 120_000), code, message);
+  // Each case is its own txbench process against the one server, nothing shared between them:
+  // several at a time (vitest's maxConcurrency), each asserting through its own test's expect.
+  it.concurrent.for(CASES)('%s', async ([, args, code, message], { expect }) => {
+    expectOneLine(expect, await runCli(dir, args(), 120_000), code, message);
   });
 
-  it('a refused workload file leaves no run directory behind', async () => {
+  it.concurrent('a refused workload file leaves no run directory behind', async ({ expect }) => {
     await runCli(dir, [
       'replay',
       captureFile('newer.ndjson'),
@@ -315,37 +317,40 @@ describe('bad input: one line, the documented exit code, no stack trace, no pass
     expect(await readdir(captureFile('results')).catch(() => [])).toEqual([]);
   });
 
-  it('a rotated, truncated log is captured (exit 0) with one line counting the open session and the cut-off record, and replays from its first statement seen', async () => {
-    const workload = captureFile('rotated.ndjson');
-    const capture = await runCli(dir, [
-      'capture',
-      '--from-log',
-      captureFile('rotated.csv'),
-      '--out',
-      workload,
-    ]);
-    expect(capture.code, capture.stderr).toBe(0);
-    expect(capture.stderr).toBe('');
-    expect(capture.stdout.trim().split('\n')).toHaveLength(1);
-    expect(capture.stdout).toMatch(/captured 3 statements in 1 sessions/);
-    expect(capture.stdout).toMatch(
-      /1 started before the capture \(replayed from their first statement seen\)/,
-    );
-    expect(capture.stdout).toMatch(/1 unreadable log records skipped/);
-    const replay = await runCli(dir, [
-      'replay',
-      workload,
-      '--db',
-      loaded,
-      '--speed',
-      'max',
-      '--out',
-      captureFile('replayed'),
-    ]);
-    expect(replay.code, replay.stderr).toBe(0);
-    expect(replay.stderr).toMatch(
-      /1 sessions started before the capture, replayed from their first statement seen/,
-    );
-    expect(replay.stdout).toMatch(/statements: captured 3, replayed 3, as captured 3, new errors 0/);
-  });
+  it.concurrent(
+    'a rotated, truncated log is captured (exit 0) with one line counting the open session and the cut-off record, and replays from its first statement seen',
+    async ({ expect }) => {
+      const workload = captureFile('rotated.ndjson');
+      const capture = await runCli(dir, [
+        'capture',
+        '--from-log',
+        captureFile('rotated.csv'),
+        '--out',
+        workload,
+      ]);
+      expect(capture.code, capture.stderr).toBe(0);
+      expect(capture.stderr).toBe('');
+      expect(capture.stdout.trim().split('\n')).toHaveLength(1);
+      expect(capture.stdout).toMatch(/captured 3 statements in 1 sessions/);
+      expect(capture.stdout).toMatch(
+        /1 started before the capture \(replayed from their first statement seen\)/,
+      );
+      expect(capture.stdout).toMatch(/1 unreadable log records skipped/);
+      const replay = await runCli(dir, [
+        'replay',
+        workload,
+        '--db',
+        loaded,
+        '--speed',
+        'max',
+        '--out',
+        captureFile('replayed'),
+      ]);
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(replay.stderr).toMatch(
+        /1 sessions started before the capture, replayed from their first statement seen/,
+      );
+      expect(replay.stdout).toMatch(/statements: captured 3, replayed 3, as captured 3, new errors 0/);
+    },
+  );
 });

@@ -77,7 +77,7 @@ describe('txbench plan --resume after SIGKILL', () => {
   it('does not run steps 1-2 again, starts step 3 over, and reports every step', async () => {
     const file = await writePlan(
       'three',
-      `name: three\n${target()}steps:\n${run('first', '2s')}${run('second', '2s')}${run('third', '6s')}`,
+      `name: three\n${target()}steps:\n${run('first', '1s')}${run('second', '1s')}${run('third', '6s')}`,
     );
     const planDir = path.join(dir, 'plan-three');
     const plan = spawnCli(dir, ['plan', file, '--out', planDir]);
@@ -133,7 +133,9 @@ describe('txbench plan --resume after SIGKILL', () => {
 describe('txbench plan bad input: one line, documented exit code', () => {
   const oneLine = (stderr: string): string[] => stderr.trim().split('\n');
 
-  it.each([
+  // The refusals below write nothing to the database and each has its own plan directory: several
+  // at a time, each asserting through its own test's expect. The unreachable step runs alone after.
+  it.concurrent.for<[name: string, step: string, message: RegExp]>([
     [
       'an unknown command',
       '  - { command: frobnicate }\n',
@@ -150,27 +152,32 @@ describe('txbench plan bad input: one line, documented exit code', () => {
       '  - { command: run, options: { workload: nosuch } }\n',
       /steps\[0\]\.options\.workload: unknown workload "nosuch"/,
     ],
-  ])('%s: exit 2', async (_, step, message) => {
-    const file = await writePlan('bad', `${target()}steps:\n${step}`);
-    const result = await runCli(dir, ['plan', file, '--out', path.join(dir, 'never')]);
+  ])('%s: exit 2', async ([name, step, message], { expect }) => {
+    const own = `bad-${name.replaceAll(' ', '-')}`;
+    const file = await writePlan(own, `${target()}steps:\n${step}`);
+    const result = await runCli(dir, ['plan', file, '--out', path.join(dir, `${own}-never`)]);
     expect(result.code).toBe(2);
     expect(oneLine(result.stderr)).toHaveLength(1);
     expect(result.stderr).toMatch(message);
   });
 
-  it('a plan directory written by another plan: exit 2', async () => {
-    const a = await writePlan('plan-a', `name: plan-a\n${target()}steps:\n  - { command: check }\n`);
-    const b = await writePlan('plan-b', `name: plan-b\nsteps:\n  - { command: check }\n`);
-    const out = path.join(dir, 'shared-out');
-    await runCli(dir, ['plan', a, '--out', out], 180_000);
-    const result = await runCli(dir, ['plan', b, '--out', out]);
-    expect(result.code).toBe(2);
-    expect(oneLine(result.stderr)).toEqual([
-      `txbench plan: ${out} holds plan "plan-a" (${a}), not "plan-b"; give this plan another --out`,
-    ]);
-  }, 240_000);
+  it.concurrent(
+    'a plan directory written by another plan: exit 2',
+    async ({ expect }) => {
+      const a = await writePlan('plan-a', `name: plan-a\n${target()}steps:\n  - { command: check }\n`);
+      const b = await writePlan('plan-b', `name: plan-b\nsteps:\n  - { command: check }\n`);
+      const out = path.join(dir, 'shared-out');
+      await runCli(dir, ['plan', a, '--out', out], 180_000);
+      const result = await runCli(dir, ['plan', b, '--out', out]);
+      expect(result.code).toBe(2);
+      expect(oneLine(result.stderr)).toEqual([
+        `txbench plan: ${out} holds plan "plan-a" (${a}), not "plan-b"; give this plan another --out`,
+      ]);
+    },
+    240_000,
+  );
 
-  it('--resume with no plan directory: exit 2', async () => {
+  it.concurrent('--resume with no plan directory: exit 2', async ({ expect }) => {
     const file = await writePlan('resume', `${target()}steps:\n${run('only', '1s')}`);
     const out = path.join(dir, 'no-such-plan-dir');
     const result = await runCli(dir, ['plan', file, '--out', out, '--resume']);

@@ -79,14 +79,33 @@ async function histogramCounts(dir: string): Promise<Record<string, number>> {
 
 const oneLine = (r: CliResult): string[] => r.stderr.trim().split('\n');
 
-/**
- * A --start-at `leadMs` from now, on a whole second. A shard whose set-up ends after it is refused
- * (by design), so the lead must cover the slowest set-up: four shards at once took about 2 s on a
- * 2-core machine (2026-12-02); the leads below leave several times that, not the 30-35 s they
- * were, which CI spent waiting.
- */
+/** A --start-at `leadMs` from now, on a whole second. */
 const startAtAfter = (leadMs: number): string =>
   new Date(Math.ceil((Date.now() + leadMs) / 1000) * 1000).toISOString();
+
+/**
+ * Starts shards together (`start` spawns them all with the --start-at it is given, `leadMs` from
+ * now) and waits for them. A shard whose set-up ends more than the grace after --start-at is
+ * refused by design (exit 2, "in the past"): on a machine too loaded for the lead (four shards'
+ * set-up took about 2 s on 2 idle cores, over 12 s at load 25), every shard is started once more
+ * with three times the lead, so that the test does not fail on a loaded machine. `start` runs again
+ * from the beginning: anything it measures before the shards (the database's counters) is
+ * measured again.
+ */
+async function startTogether(
+  leadMs: number,
+  start: (startAt: string) => Promise<CliResult[]>,
+): Promise<{ startAt: string; runs: CliResult[] }> {
+  for (let lead = leadMs; ; lead *= 3) {
+    const startAt = startAtAfter(lead);
+    const runs = await start(startAt);
+    const late = runs.some((r) => r.code === 2 && /--start-at .* in the past/.test(r.stderr));
+    if (!late || lead > leadMs) return { startAt, runs };
+    console.log(
+      `shards: --start-at ${lead / 1000} s ahead was too soon for this machine; again, further ahead`,
+    );
+  }
+}
 
 // SQLite is one file on one machine: there is nothing to shard across load machines.
 for (const name of dialectsUnderTest().filter((d) => d !== 'sqlite')) {
@@ -117,16 +136,15 @@ for (const name of dialectsUnderTest().filter((d) => d !== 'sqlite')) {
     });
 
     it('runs four shards together and merges them into one run that is their sum', async () => {
-      const idsBefore = await sumNextOrderIds();
-      const startAt = startAtAfter(20_000);
-      const shardArgs = (i: number): string[] => [
+      let idsBefore = 0;
+      const shardArgs = (i: number, at: string): string[] => [
         'run',
         '--db',
         target.url,
         '--shard',
         `${i}/${SHARDS}`,
         '--start-at',
-        startAt,
+        at,
         '--terminals',
         String(TERMINALS),
         '--warmup',
@@ -139,9 +157,12 @@ for (const name of dialectsUnderTest().filter((d) => d !== 'sqlite')) {
         '--out',
         `shard${i}`,
       ];
-      const runs = await Promise.all(
-        Array.from({ length: SHARDS }, (_, i) => runCli(dir, shardArgs(i + 1), 120_000)),
-      );
+      const { startAt, runs } = await startTogether(20_000, async (at) => {
+        idsBefore = await sumNextOrderIds();
+        return Promise.all(
+          Array.from({ length: SHARDS }, (_, i) => runCli(dir, shardArgs(i + 1, at), 120_000)),
+        );
+      });
       for (const r of runs) expect(r.code, r.stderr).toBe(0);
       for (const r of runs) expect(r.stderr).toMatch(/waiting for --start-at/);
       expect(runs[1]!.stderr).toContain('shard 2/4 (terminals 2..3 of 8)');
@@ -211,83 +232,20 @@ for (const name of dialectsUnderTest().filter((d) => d !== 'sqlite')) {
       const ends = shards.map((s) => Date.parse(s.summary.windowEndedAt));
       expect(Math.max(...starts)).toBeLessThan(Math.min(...ends));
 
-      const check = await runCli(dir, ['check', '--db', target.url], 120_000);
-      expect(check.code, check.stdout + check.stderr).toBe(0);
-      const compare = await runCli(dir, ['compare', mergedDir, dirs[0]!]);
-      expect(compare.code, compare.stderr).toBe(0);
-      expect(compare.stdout).toContain(path.basename(mergedDir));
-      const report = await runCli(dir, ['report', mergedDir, '--out', path.join(dir, 'merged.html')]);
-      expect(report.code, report.stderr).toBe(0);
-      const results = await runCli(dir, ['results', 'merged']);
-      expect(results.code, results.stderr).toBe(0);
-      expect(results.stdout).toContain(path.basename(mergedDir));
-
-      // Shard 3 left out: refused, naming it; merged with --allow-partial, and marked so.
+      // What follows reads the shards' and merged directories, each command on its own output; they
+      // run side by side. Only `check` and the other seed's run use the database, one after the other.
       const without3 = dirs.filter((_, i) => i !== 2);
-      const refused = await runCli(dir, ['merge', ...without3, '--out', 'partial']);
-      expect(refused.code).toBe(2);
-      expect(oneLine(refused)).toHaveLength(1);
-      expect(refused.stderr).toMatch(/shard 3 of 4 missing.*--allow-partial/);
-      const partial = await runCli(dir, ['merge', ...without3, '--out', 'partial', '--allow-partial']);
-      expect(partial.code, partial.stderr).toBe(0);
-      const partialReport = await readReport(runDirOf(partial.stdout));
-      expect(partialReport.config.shards).toMatchObject({ partial: true, missing: [3] });
-      expect(partialReport.summary.transactions).toBe(
-        merged.summary.transactions - shards[2]!.summary.transactions,
-      );
-
-      // Shard 2 without its histograms.json: its transactions would drop out of the merged
-      // percentiles while its counts stayed in. Refused, naming it; with --allow-partial its counts
-      // are added, the percentiles are the other shards', and every report says so.
-      const bare = path.join(dir, 'bare-shard2');
-      await cp(dirs[1]!, bare, { recursive: true });
-      await rm(path.join(bare, 'histograms.json'));
-      const gapDirs = [dirs[0]!, bare, dirs[2]!, dirs[3]!];
-      const noHistograms = await runCli(dir, ['merge', ...gapDirs, '--out', 'gap']);
-      expect(noHistograms.code).toBe(2);
-      expect(oneLine(noHistograms)).toHaveLength(1);
-      expect(noHistograms.stderr).toMatch(/shard 2 \(.*bare-shard2\): no histograms\.json.*--allow-partial/);
-      const gap = await runCli(dir, ['merge', ...gapDirs, '--out', 'gap', '--allow-partial']);
-      expect(gap.code, gap.stderr).toBe(0);
-      expect(gap.stderr).toMatch(/partial run: shard 2 without readable histograms/);
-      expect(gap.stdout).toMatch(/^ {2}PARTIAL: shard 2 without readable histograms/m);
-      const gapDir = runDirOf(gap.stdout);
-      await expectValidRunDir(gapDir, 'run');
-      const gapReport = await readReport(gapDir);
-      expect(gapReport.summary.transactions).toBe(merged.summary.transactions);
-      expect(gapReport.summary.partial).toMatchObject({ shards: [2] });
-      const gapHistograms = await histogramCounts(gapDir);
-      for (const [key, n] of Object.entries(gapHistograms)) {
-        expect(n).toBe(shardHistograms.reduce((a, h, i) => a + (i === 1 ? 0 : h[key]!), 0));
-      }
-      const gapCompare = await runCli(dir, ['compare', gapDir]);
-      expect(gapCompare.code, gapCompare.stderr).toBe(0);
-      expect(gapCompare.stdout).toMatch(/completed, partial/);
-      const gapHtml = path.join(dir, 'gap.html');
-      expect((await runCli(dir, ['report', gapDir, '--out', gapHtml])).code).toBe(0);
-      expect(await readFile(gapHtml, 'utf8')).toContain('PARTIAL: shard 2 without readable histograms');
-
-      if (name === 'postgres') {
+      const databaseAfterwards = async (): Promise<void> => {
+        const check = await runCli(dir, ['check', '--db', target.url], 120_000);
+        expect(check.code, check.stdout + check.stderr).toBe(0);
+        if (name !== 'postgres') return;
         // A shard of another run (another seed) is refused, one line.
         const other = await runCli(
           dir,
           [
-            'run',
-            '--db',
-            target.url,
-            '--shard',
-            '3/4',
-            '--seed',
-            '99',
-            '--terminals',
-            String(TERMINALS),
-            '--warmup',
-            '0s',
-            '--duration',
-            '1s',
-            '--no-monitor',
-            '--out',
-            'other',
+            ...['run', '--db', target.url, '--shard', '3/4', '--seed', '99'],
+            ...['--terminals', String(TERMINALS), '--warmup', '0s', '--duration', '1s'],
+            ...['--no-monitor', '--out', 'other'],
           ],
           120_000,
         );
@@ -296,18 +254,84 @@ for (const name of dialectsUnderTest().filter((d) => d !== 'sqlite')) {
         expect(mixed.code).toBe(2);
         expect(oneLine(mixed)).toHaveLength(1);
         expect(mixed.stderr).toMatch(/not a shard of the same run .* differs/);
-      }
+      };
+      const readByOtherCommands = async (): Promise<void> => {
+        const [compare, report, results] = await Promise.all([
+          runCli(dir, ['compare', mergedDir, dirs[0]!]),
+          runCli(dir, ['report', mergedDir, '--out', path.join(dir, 'merged.html')]),
+          runCli(dir, ['results', 'merged']),
+        ]);
+        expect(compare.code, compare.stderr).toBe(0);
+        expect(compare.stdout).toContain(path.basename(mergedDir));
+        expect(report.code, report.stderr).toBe(0);
+        expect(results.code, results.stderr).toBe(0);
+        expect(results.stdout).toContain(path.basename(mergedDir));
+      };
+      // Shard 3 left out: refused, naming it; merged with --allow-partial, and marked so.
+      const shardLeftOut = async (): Promise<void> => {
+        const refused = await runCli(dir, ['merge', ...without3, '--out', 'partial']);
+        expect(refused.code).toBe(2);
+        expect(oneLine(refused)).toHaveLength(1);
+        expect(refused.stderr).toMatch(/shard 3 of 4 missing.*--allow-partial/);
+        const partial = await runCli(dir, ['merge', ...without3, '--out', 'partial', '--allow-partial']);
+        expect(partial.code, partial.stderr).toBe(0);
+        const partialReport = await readReport(runDirOf(partial.stdout));
+        expect(partialReport.config.shards).toMatchObject({ partial: true, missing: [3] });
+        expect(partialReport.summary.transactions).toBe(
+          merged.summary.transactions - shards[2]!.summary.transactions,
+        );
+      };
+      // Shard 2 without its histograms.json: its transactions would drop out of the merged
+      // percentiles while its counts stayed in. Refused, naming it; with --allow-partial its counts
+      // are added, the percentiles are the other shards', and every report says so.
+      const histogramsMissing = async (): Promise<void> => {
+        const bare = path.join(dir, 'bare-shard2');
+        await cp(dirs[1]!, bare, { recursive: true });
+        await rm(path.join(bare, 'histograms.json'));
+        const gapDirs = [dirs[0]!, bare, dirs[2]!, dirs[3]!];
+        const noHistograms = await runCli(dir, ['merge', ...gapDirs, '--out', 'gap']);
+        expect(noHistograms.code).toBe(2);
+        expect(oneLine(noHistograms)).toHaveLength(1);
+        expect(noHistograms.stderr).toMatch(
+          /shard 2 \(.*bare-shard2\): no histograms\.json.*--allow-partial/,
+        );
+        const gap = await runCli(dir, ['merge', ...gapDirs, '--out', 'gap', '--allow-partial']);
+        expect(gap.code, gap.stderr).toBe(0);
+        expect(gap.stderr).toMatch(/partial run: shard 2 without readable histograms/);
+        expect(gap.stdout).toMatch(/^ {2}PARTIAL: shard 2 without readable histograms/m);
+        const gapDir = runDirOf(gap.stdout);
+        await expectValidRunDir(gapDir, 'run');
+        const gapReport = await readReport(gapDir);
+        expect(gapReport.summary.transactions).toBe(merged.summary.transactions);
+        expect(gapReport.summary.partial).toMatchObject({ shards: [2] });
+        const gapHistograms = await histogramCounts(gapDir);
+        for (const [key, n] of Object.entries(gapHistograms)) {
+          expect(n).toBe(shardHistograms.reduce((a, h, i) => a + (i === 1 ? 0 : h[key]!), 0));
+        }
+        const gapHtml = path.join(dir, 'gap.html');
+        const [gapCompare, gapHtmlReport] = await Promise.all([
+          runCli(dir, ['compare', gapDir]),
+          runCli(dir, ['report', gapDir, '--out', gapHtml]),
+        ]);
+        expect(gapCompare.code, gapCompare.stderr).toBe(0);
+        expect(gapCompare.stdout).toMatch(/completed, partial/);
+        expect(gapHtmlReport.code).toBe(0);
+        expect(await readFile(gapHtml, 'utf8')).toContain('PARTIAL: shard 2 without readable histograms');
+      };
+      await Promise.all([databaseAfterwards(), readByOtherCommands(), shardLeftOut(), histogramsMissing()]);
     }, 300_000);
 
     it('two shards of two worker threads each: each shard splits its own slice, and the merge still reconciles', async () => {
-      const idsBefore = await sumNextOrderIds();
-      const startAt = startAtAfter(15_000);
-      const args = (i: number): string[] => [
+      let idsBefore = 0;
+      const args = (i: number, startAt: string): string[] => [
         ...['run', '--db', target.url, '--shard', `${i}/2`, '--start-at', startAt, '--workers', '2'],
         ...['--terminals', String(TERMINALS), '--warmup', '1s', '--duration', '4s', '--no-monitor'],
         ...['--out', `workers${i}`],
       ];
-      const runs = await Promise.all([1, 2].map((i) => runCli(dir, args(i), 120_000)));
+      const { runs } = await startTogether(15_000, async (startAt) => {
+        idsBefore = await sumNextOrderIds();
+        return Promise.all([1, 2].map((i) => runCli(dir, args(i, startAt), 120_000)));
+      });
       for (const r of runs) expect(r.code, r.stderr).toBe(0);
       const dirs = runs.map((r) => runDirOf(r.stdout));
       const shards = await Promise.all(
@@ -332,7 +356,7 @@ for (const name of dialectsUnderTest().filter((d) => d !== 'sqlite')) {
       expect(merged.summary.transactions).toBe(shards.reduce((a, s) => a + s.summary.transactions, 0));
       expect(merged.audit.wholeRun.ordersAddedInDatabase).toBe((await sumNextOrderIds()) - idsBefore);
       expect(merged.audit.wholeRun.match).toBe(true);
-    }, 180_000);
+    }, 300_000);
 
     it('Ctrl-C while waiting for --start-at exits 130, measures nothing and leaves no run directory', async () => {
       const startAt = new Date(Date.now() + 120_000).toISOString();
@@ -359,15 +383,17 @@ for (const name of dialectsUnderTest().filter((d) => d !== 'sqlite')) {
   });
 }
 
-describe('bad shard flags', () => {
-  it.each([
+// Each case is its own process and temp directory: several at a time, each asserting through its
+// own test's expect.
+describe('bad shard flags', { concurrent: true }, () => {
+  it.for<[flags: string[], message: RegExp]>([
     [['--shard', '0/4'], /--shard must be I\/N/],
     [['--shard', '5/4'], /--shard must be I\/N/],
     [['--shard', 'x'], /--shard must be I\/N/],
     [['--start-at', 'yesterday'], /--start-at must be an ISO 8601 time/],
     [['--start-at', '2020-01-01T00:00:00Z'], /in the past/],
     [['--shard', '1/4'], /--shard needs --seed S or --start-at/],
-  ])('txbench run %j: one line, exit 2', async (flags, message) => {
+  ])('txbench run %j: one line, exit 2', async ([flags, message], { expect }) => {
     const dir = await makeTempDir();
     try {
       const r = await runCli(dir, ['run', '--db', 'postgres://nobody@127.0.0.1:1/none', ...flags]);
@@ -379,7 +405,7 @@ describe('bad shard flags', () => {
     }
   });
 
-  it('txbench merge of something that is not a shard: one line, exit 2', async () => {
+  it('txbench merge of something that is not a shard: one line, exit 2', async ({ expect }) => {
     const dir = await makeTempDir();
     try {
       const r = await runCli(dir, ['merge', path.join(dir, 'nothing'), '--out', 'x']);
@@ -403,15 +429,15 @@ describe('two shards of a run on two targets (two databases of one embedded Post
     const dialect = await dialectFor(server.url);
     const db = await dialect.connect(server.url, { max: 1 });
     try {
-      for (const name of ['shard_a', 'shard_b']) await db.query(`create database ${name}`);
+      await db.query('create database shard_a');
+      urls.push(withDatabase(server.url, 'shard_a'));
+      const load = await runCli(dir, ['load', '--db', urls[0]!, '--warehouses', '1'], 180_000);
+      expect(load.code, load.stderr).toBe(0);
+      // The second target is a copy of the first load (its txbench_meta included), not a second load.
+      await db.query('create database shard_b template shard_a strategy file_copy');
+      urls.push(withDatabase(server.url, 'shard_b'));
     } finally {
       await db.close();
-    }
-    for (const name of ['shard_a', 'shard_b']) {
-      const url = withDatabase(server.url, name);
-      urls.push(url);
-      const load = await runCli(dir, ['load', '--db', url, '--warehouses', '1'], 180_000);
-      expect(load.code, load.stderr).toBe(0);
     }
   }, 300_000);
   afterAll(async () => {
@@ -420,14 +446,15 @@ describe('two shards of a run on two targets (two databases of one embedded Post
   });
 
   it('merges each target over the shards, then adds the targets up', async () => {
-    const startAt = startAtAfter(15_000);
-    const args = (i: number): string[] => [
+    const args = (i: number, startAt: string): string[] => [
       'run',
       ...['--db', urls[0]!, '--label', 'A', '--db', urls[1]!, '--label', 'B'],
       ...['--shard', `${i}/2`, '--start-at', startAt, '--terminals', '4'],
       ...['--warmup', '1s', '--duration', '4s', '--no-monitor', '--out', `multi${i}`],
     ];
-    const runs = await Promise.all([1, 2].map((i) => runCli(dir, args(i), 120_000)));
+    const { runs } = await startTogether(15_000, (startAt) =>
+      Promise.all([1, 2].map((i) => runCli(dir, args(i, startAt), 120_000))),
+    );
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     const dirs = runs.map((r) => runDirOf(r.stdout));
     const merge = await runCli(dir, ['merge', ...dirs, '--out', 'multi']);

@@ -248,12 +248,13 @@ describe('--workers on the embedded PostgreSQL', () => {
   }, 120_000);
 
   it('several targets each get their own workers', async () => {
+    // The second target is a copy of the first's database (its txbench_meta included), not a
+    // second load; the copy is made from another database, as the source must have no sessions.
     const dialect = await dialectFor(pg.url);
-    const db = await dialect.connect(pg.url, { max: 1 });
-    await db.query('create database second').finally(() => db.close());
+    const db = await dialect.connect(withDatabase(pg.url, 'postgres'), { max: 1 });
+    const first = new URL(pg.url).pathname.slice(1);
+    await db.query(`create database second template ${first} strategy file_copy`).finally(() => db.close());
     const second = withDatabase(pg.url, 'second');
-    const load = await runCli(dir, ['load', '--db', second, '--warehouses', '1'], 240_000);
-    expect(load.code, load.stderr).toBe(0);
     const run = await runCli(
       dir,
       [

@@ -63,6 +63,11 @@ export interface PgbenchData {
     txbenchClientUs: number;
     /** txbench ÷ pgbench, client CPU per transaction. */
     clientUsRatio: number;
+    /**
+     * The same two ratios for each pair of neighbouring turns (1 with 2, 3 with 4): their spread
+     * says whether a PASS is steady or one lucky turn.
+     */
+    pairs: { tpsRatio: number; clientUsRatio: number }[];
   };
 }
 
@@ -108,21 +113,44 @@ export async function pgbenchSection(
       turns.push({ tool, txbench: await runTxbench(cleanup, s1.url, spec, cluster.pid) });
     }
   }
-  const pgbench = combinePgbench(turns.flatMap((t) => (t.tool === 'pgbench' ? [t.pgbench] : [])));
-  const txbench = combineTxbench(turns.flatMap((t) => (t.tool === 'txbench' ? [t.txbench] : [])));
   return {
-    pgbench,
+    ...pairedTurns(turns),
     txbench: isRun(s1.runs.procedures) ? s1.runs.procedures : null,
     txbenchPostgresJs: isRun(s1.runs.proceduresPostgresJs) ? s1.runs.proceduresPostgresJs : null,
-    turns,
+  };
+}
+
+/** Each tool's turns together, the ratios the targets compare, and those ratios per pair of turns. */
+export function pairedTurns(
+  turns: readonly TurnRun[],
+): Pick<PgbenchData, 'pgbench' | 'turns' | 'txbenchCombined' | 'paired'> {
+  const pgbenchOf = (ts: readonly TurnRun[]): PgbenchFigures =>
+    combinePgbench(ts.flatMap((t) => (t.tool === 'pgbench' ? [t.pgbench] : [])));
+  const txbenchOf = (ts: readonly TurnRun[]): CombinedRuns =>
+    combineTxbench(ts.flatMap((t) => (t.tool === 'txbench' ? [t.txbench] : [])));
+  const ratios = (pg: PgbenchFigures, tx: CombinedRuns): { tpsRatio: number; clientUsRatio: number } => ({
+    tpsRatio: round(tx.tps / pg.tps, 3),
+    clientUsRatio: round(tx.clientUs / pg.client.usPerTransaction, 3),
+  });
+  const pgbench = pgbenchOf(turns);
+  const txbench = txbenchOf(turns);
+  const pairs: PgbenchData['paired']['pairs'] = [];
+  for (let i = 0; i + 1 < turns.length; i += 2) {
+    const pair = turns.slice(i, i + 2);
+    if (pair.some((t) => t.tool === 'pgbench') && pair.some((t) => t.tool === 'txbench'))
+      pairs.push(ratios(pgbenchOf(pair), txbenchOf(pair)));
+  }
+  return {
+    pgbench,
+    turns: [...turns],
     txbenchCombined: txbench,
     paired: {
       pgbenchTps: pgbench.tps,
       txbenchTps: txbench.tps,
-      tpsRatio: round(txbench.tps / pgbench.tps, 3),
       pgbenchClientUs: pgbench.client.usPerTransaction,
       txbenchClientUs: txbench.clientUs,
-      clientUsRatio: round(txbench.clientUs / pgbench.client.usPerTransaction, 3),
+      ...ratios(pgbench, txbench),
+      pairs,
     },
   };
 }
@@ -370,8 +398,15 @@ export function pgbenchTable(d: PgbenchData): string {
   return [
     `Command: \`${d.pgbench.command}\``,
     '',
-    `The two took turns on section 1's database (${d.turns.map((t) => t.tool).join(', ')}), each run the same window, so that the orders every run adds weigh on both alike; the targets compare each tool's runs together: TPS txbench ÷ pgbench ${num(d.paired.tpsRatio)}, client CPU per transaction ${num(d.paired.clientUsRatio)}×.`,
+    `The two took turns on section 1's database (${d.turns.map((t) => t.tool).join(', ')}), each run the same window, so that the orders every run adds weigh on both alike; the targets compare each tool's runs together: TPS txbench ÷ pgbench ${num(d.paired.tpsRatio)}, client CPU per transaction ${num(d.paired.clientUsRatio)}×.${pairSpread(d.paired.pairs)}`,
     '',
     formatTable(columns, rows, 'markdown'),
   ].join('\n');
+}
+
+/** " Over the pairs of neighbouring turns: TPS ratio 0.98–1.1, CPU ratio 1.2–1.33×." (none from older bench files). */
+function pairSpread(pairs: PgbenchData['paired']['pairs'] | undefined): string {
+  if (pairs === undefined || pairs.length < 2) return '';
+  const range = (xs: number[]): string => `${num(Math.min(...xs))}–${num(Math.max(...xs))}`;
+  return ` Over the ${pairs.length} pairs of neighbouring turns: TPS ratio ${range(pairs.map((p) => p.tpsRatio))}, client CPU ratio ${range(pairs.map((p) => p.clientUsRatio))}× (a PASS is steady when the whole range passes).`;
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { combinePgbench, combineTxbench, TURNS, type PgbenchFigures } from '../../src/bench/pgbench.js';
+import {
+  combinePgbench,
+  combineTxbench,
+  pairedTurns,
+  pgbenchTable,
+  TURNS,
+  type PgbenchFigures,
+} from '../../src/bench/pgbench.js';
 import type { RunFigures } from '../../src/bench/txbench-run.js';
 
 const run = (
@@ -66,5 +73,27 @@ describe('pgbench and txbench taking turns (bench section 2)', () => {
     const partial = combineTxbench([a, txRun(2000, 120_000, 6, null)]);
     expect(partial.serverUs).toBeNull();
     expect(partial.serverCores).toBeNull();
+  });
+
+  it('gives the ratios over all turns and per pair of neighbouring turns, and prints their spread', () => {
+    const pg = (tps: number, cpuS: number) => run(tps, tps * 60, cpuS / 2, cpuS / 2, 60);
+    const tx = (tps: number, cpuS: number) =>
+      txRun(tps, tps * 60, cpuS, { cpuS: 60, coresUsed: 1, usPerTransaction: 1e6 / tps });
+    // pgbench, txbench, txbench, pgbench: the first pair close, the second with txbench ahead.
+    const paired = pairedTurns([
+      { tool: 'pgbench', pgbench: pg(1000, 6) },
+      { tool: 'txbench', txbench: tx(950, 8.55) },
+      { tool: 'txbench', txbench: tx(1200, 8.64) },
+      { tool: 'pgbench', pgbench: pg(1000, 6) },
+    ]);
+    expect(paired.paired.tpsRatio).toBe(1.075);
+    expect(paired.paired.pairs).toEqual([
+      { tpsRatio: 0.95, clientUsRatio: 1.5 },
+      { tpsRatio: 1.2, clientUsRatio: 1.2 },
+    ]);
+    const text = pgbenchTable({ ...paired, txbench: null });
+    expect(text).toContain(
+      'Over the 2 pairs of neighbouring turns: TPS ratio 0.95–1.2, client CPU ratio 1.2–1.5×',
+    );
   });
 });

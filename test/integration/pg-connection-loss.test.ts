@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_ARRAYS } from '../../dist/dialects/postgres/array-types.js';
+import { connect } from '../../dist/dialects/postgres/connect.js';
 import { openPostgresConnections } from '../../dist/dialects/postgres/connections.js';
 import { postgresDialect } from '../../dist/dialects/postgres/dialect.js';
 import { cleanEnv, makeTempDir, REPO_ROOT, removeDir, startTempServer, type TempServer } from './helpers.js';
@@ -224,6 +225,18 @@ describe('arrays without the type lookup', () => {
         where oid = any(${BUILT_IN_ARRAYS.map(([, oid]) => oid)}::oid[]) order by oid`;
       const expected = BUILT_IN_ARRAYS.map(([, oid, element]) => ({ oid, element }));
       expect(rows).toEqual([...expected].sort((a, b) => a.oid - b.oid));
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  });
+
+  it("a fresh pool's reserve() settles (postgres.js 3.4.9 alone hangs there without the lookup)", async () => {
+    const sql = connect(pg.url, { max: 1 });
+    try {
+      const conn = await sql.reserve();
+      const [row] = await conn`select 41 + 1 as n`;
+      expect(row).toEqual({ n: 42 });
+      conn.release();
     } finally {
       await sql.end({ timeout: 5 });
     }

@@ -19,12 +19,22 @@ export interface ConnectOptions {
 }
 
 /**
- * Opens a lazy postgres.js pool; statements are prepared once per connection and reused. Reserve
- * a connection only once the pool has one open (a query first, as `connectChecked` runs):
- * without the type lookup, postgres.js 3.4.9 never settles a `reserve()` that has to open its
- * connection (porsager/postgres#751).
+ * Opens a lazy postgres.js pool; statements are prepared once per connection and reused. Its
+ * `reserve()` runs a query first: without the type lookup, postgres.js 3.4.9 never settles a
+ * `reserve()` that has to open its connection (porsager/postgres#751), and a caller should not
+ * have to know that.
  */
 export function connect(url: string, options: ConnectOptions): Sql {
+  const sql = openPool(url, options);
+  const reserve = sql.reserve.bind(sql);
+  sql.reserve = async () => {
+    await sql`select 1`;
+    return reserve();
+  };
+  return sql;
+}
+
+function openPool(url: string, options: ConnectOptions): Sql {
   const tls = postgresTls(url);
   return postgres(tls.url, {
     max: options.max,

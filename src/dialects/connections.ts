@@ -49,9 +49,17 @@ export interface PreparedStatement {
 
 /** One statement's answer on the callback route: its rows as the server's text, and its command tag. */
 export interface TextResult {
-  readonly rows: readonly (readonly TextValue[])[];
+  readonly rows: TextRows;
   readonly tag: string;
+  /**
+   * Every result set of a statement that answers with several (a MySQL/MariaDB CALL: one per
+   * SELECT the procedure ran), in order; `rows` is the first. Absent for one plain answer.
+   */
+  readonly sets?: readonly TextRows[] | undefined;
 }
+
+/** One result set's rows as the server's text. */
+export type TextRows = readonly (readonly TextValue[])[];
 
 export type StatementCallback = (err: Error | undefined, result: TextResult) => void;
 

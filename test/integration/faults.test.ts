@@ -379,6 +379,13 @@ describe('MariaDB the test owns', () => {
     console.log(`mariadbd kill+start: ${restartS.toFixed(2)} s, outage ${o.durationS} s, ${o.failed} failed`);
   }, 240_000);
 
+  it("--procedures (the CALLs on the slots' callback route): mariadbd killed and started again mid-run, reconnects and carries on", async () => {
+    const r = await runWithFault(maria.url, () => maria.killAndRestart(), ['--procedures']);
+    const o = await expectSurvived(r, maria.url, { min: 0.05, max: 30 });
+    expect(o.cause).toBe('connection');
+    expect(r.report.faults.reconnects).toBeGreaterThanOrEqual(1);
+  }, 240_000);
+
   it('a statement that hangs on a row lock the test holds: KILL QUERY after --txn-timeout, the run goes on', async () => {
     // The test's own connection locks warehouse 1's row, which every Payment updates, for 8 s
     // (InnoDB would wait 50 s for it); then commits and lets the run go on. --txn-timeout 3s gives

@@ -14,7 +14,9 @@ import type { Connection } from '../../dist/dialects/mysql/connect.js';
 import { parseMysqlUrl } from '../../dist/dialects/mysql/url.js';
 import { UNUSED_ITEM_ID, type NewOrderInput } from '../../dist/workloads/tpcc/inputs.js';
 import { loadTpcc } from '../../dist/workloads/tpcc/loader.js';
+import { mysqlSession } from '../../dist/dialects/mysql/connections.js';
 import { openSlot } from '../../dist/workloads/tpcc/mysql/executor.js';
+import { procedureCallTransactions as mysqlRouteProcedures } from '../../dist/workloads/tpcc/mysql/procedure-callbacks.js';
 import { installProcedures as installMysqlProcedures } from '../../dist/workloads/tpcc/mysql/procedures.js';
 import * as mysqlTx from '../../dist/workloads/tpcc/mysql/transactions.js';
 import {
@@ -37,10 +39,17 @@ import type { OrderStatusOutput } from '../../dist/workloads/tpcc/order-status-o
 import { dialectsUnderTest, startTestTarget, type TestTarget } from './targets/index.js';
 
 type Row = Record<string, unknown>;
-type Mode = 'client-SQL' | 'procedure' | 'client-SQL on the wire path' | 'procedure on the wire path';
+type Mode =
+  | 'client-SQL'
+  | 'procedure'
+  | 'client-SQL on the wire path'
+  | 'procedure on the wire path'
+  | 'procedure on the callback route';
 const MODES: readonly Mode[] = ['client-SQL', 'procedure'];
 /** PostgreSQL's modes on both of its drivers: postgres.js and the wire path. */
 const PG_MODES: readonly Mode[] = [...MODES, 'client-SQL on the wire path', 'procedure on the wire path'];
+/** MariaDB's modes: the procedures through the promise wrapper and on the slot's callback route. */
+const MARIADB_MODES: readonly Mode[] = [...MODES, 'procedure on the callback route'];
 
 /** The transactions under test on one connection of one server, and plain queries beside them. */
 interface Server {
@@ -79,19 +88,24 @@ async function postgresServer(url: string): Promise<Server> {
     ops: ops as TpccOperations<unknown>,
     handle,
   });
-  const byMode: Record<Mode, Ops> = {
+  const byMode: Partial<Record<Mode, Ops>> = {
     'client-SQL': on(pgClientSql(), conn),
     procedure: on(pgProcedures, conn),
     'client-SQL on the wire path': on(wireClientSql(), slot),
     'procedure on the wire path': on(wireProcedures, slot),
   };
+  const opsOf = (mode: Mode): Ops => {
+    const ops = byMode[mode];
+    if (ops === undefined) throw new Error(`no ${mode} mode on PostgreSQL`);
+    return ops;
+  };
   const query = async (text: string): Promise<Row[]> => [...(await conn.unsafe<postgres.Row[]>(text))];
   return {
-    newOrder: async (mode, input) => void (await byMode[mode].ops.newOrder(byMode[mode].handle, W, input)),
+    newOrder: async (mode, input) => void (await opsOf(mode).ops.newOrder(opsOf(mode).handle, W, input)),
     payment: async (mode, last) =>
-      void (await byMode[mode].ops.payment(byMode[mode].handle, W, paymentInput(last))),
+      void (await opsOf(mode).ops.payment(opsOf(mode).handle, W, paymentInput(last))),
     orderStatus: async (mode, customer) =>
-      (await byMode[mode].ops.orderStatus(byMode[mode].handle, W, {
+      (await opsOf(mode).ops.orderStatus(opsOf(mode).handle, W, {
         d: D,
         customer: customerRef(customer),
       })) as OrderStatusOutput,
@@ -116,20 +130,30 @@ async function mariadbServer(url: string): Promise<Server> {
   const settings = parseMysqlUrl(url);
   const conn: Connection = await openSlot(settings);
   await installMysqlProcedures(conn, settings);
-  const tx = (mode: Mode) =>
-    mode === 'procedure' ? mysqlTx.procedureTransactions : mysqlTx.clientSqlTransactions;
+  const route = mysqlSession(conn).callbacks;
+  if (route === undefined) throw new Error('no callback route on a MariaDB slot');
+  type Ops = { ops: TpccOperations<unknown>; handle: unknown };
+  const on = <H>(ops: TpccOperations<H>, handle: H): Ops => ({ ops: ops as TpccOperations<unknown>, handle });
+  const tx = (mode: Mode): Ops =>
+    mode === 'procedure on the callback route'
+      ? on(mysqlRouteProcedures, route)
+      : on(mode === 'procedure' ? mysqlTx.procedureTransactions : mysqlTx.clientSqlTransactions, conn);
   const query = async (text: string): Promise<Row[]> => (await conn.query(text))[0] as Row[];
   return {
     async newOrder(mode, input) {
       try {
-        await tx(mode).newOrder(conn, W, input);
+        await tx(mode).ops.newOrder(tx(mode).handle, W, input);
       } catch (err) {
         await conn.query('rollback');
         throw err;
       }
     },
-    payment: (mode, last) => tx(mode).payment(conn, W, paymentInput(last)),
-    orderStatus: (mode, customer) => tx(mode).orderStatus(conn, W, { d: D, customer: customerRef(customer) }),
+    payment: async (mode, last) => void (await tx(mode).ops.payment(tx(mode).handle, W, paymentInput(last))),
+    orderStatus: async (mode, customer) =>
+      (await tx(mode).ops.orderStatus(tx(mode).handle, W, {
+        d: D,
+        customer: customerRef(customer),
+      })) as OrderStatusOutput,
     query,
     async rowsInserted() {
       // Every row this session asked a storage engine to insert, whatever became of its transaction
@@ -177,7 +201,7 @@ for (const name of servers) {
       await target?.stop();
     });
 
-    const modes = name === 'postgres' ? PG_MODES : MODES;
+    const modes = name === 'postgres' ? PG_MODES : MARIADB_MODES;
     for (const mode of modes) {
       it(`${mode}: a rolled-back New-Order writes its order, new-order and valid lines, then undoes all of it`, async () => {
         // Four valid lines (item 2 twice) and the unused item last, as the inputs draw them.
@@ -305,8 +329,8 @@ if (servers.length === 2) {
   describe('by-name ties across servers', () => {
     it('PostgreSQL and MariaDB choose the same customer', () => {
       const choices = [...tieChoices.values()];
-      // Payment and Order-Status in each mode: four on PostgreSQL (two drivers), two on MariaDB.
-      expect(choices).toHaveLength(2 * (PG_MODES.length + MODES.length));
+      // Payment and Order-Status in each mode: four on PostgreSQL (two drivers), three on MariaDB.
+      expect(choices).toHaveLength(2 * (PG_MODES.length + MARIADB_MODES.length));
       expect(new Set(choices)).toEqual(new Set([12]));
     });
   });

@@ -31,9 +31,33 @@ describe('the MySQL callback route: results as text', () => {
     expect(textResult(answer({ affectedRows: 3, insertId: 0 }), false)).toEqual({ rows: [], tag: 'OK 3' });
   });
 
-  it("reads a CALL's first result set, and an empty SELECT as no rows", () => {
+  it("reads a CALL's first result set as its rows, and an empty SELECT as no rows", () => {
     const call = [[{ delivered: 10 }], { affectedRows: 0 }];
-    expect(textResult(answer(call), false)).toEqual({ rows: [['10']], tag: 'SELECT 1' });
+    expect(textResult(answer(call), false)).toMatchObject({ rows: [['10']], tag: 'SELECT 1' });
     expect(textResult(answer([]), false)).toEqual({ rows: [], tag: 'SELECT 0' });
+  });
+
+  it('keeps every result set of a CALL, in order, empty ones included; a plain answer has none', () => {
+    const call = [
+      [{ c_id: 7, c_balance: '-10.00' }],
+      [],
+      [
+        { ol_i_id: 9, ol_delivery_d: null },
+        { ol_i_id: 4, ol_delivery_d: '2026-12-04 11:00:00.000000' },
+      ],
+      { affectedRows: 0 },
+    ];
+    const read = textResult(answer(call), false);
+    expect(read.sets).toEqual([
+      [['7', '-10.00']],
+      [],
+      [
+        ['9', null],
+        ['4', '2026-12-04 11:00:00.000000'],
+      ],
+    ]);
+    expect(read.rows).toBe(read.sets![0]);
+    expect(textResult(answer(call), true).sets!.map((rows) => rows.length)).toEqual([1, 0, 2]);
+    expect(textResult(answer([{ id: 1 }]), false).sets).toBeUndefined();
   });
 });

@@ -20,6 +20,7 @@ import type {
   PreparedStatement,
   StatementCallback,
   TextResult,
+  TextRows,
   TextValue,
 } from '../connections.js';
 import type { Connection } from './connect.js';
@@ -109,12 +110,22 @@ function handleOf(statement: PreparedStatement): PrepareStatementInfo {
  */
 export function textResult(result: Answer, countOnly: boolean): TextResult {
   if (!Array.isArray(result)) return { rows: NO_ROWS, tag: `OK ${result.affectedRows}` };
-  // A CALL answers with its result sets and an OK packet: the first result set is the answer.
-  const first = result[0];
-  const rowSet = (Array.isArray(first) ? first : result) as RowDataPacket[];
+  if (!Array.isArray(result[0])) {
+    const rows = textRows(result as RowDataPacket[], countOnly);
+    return { rows, tag: `SELECT ${rows.length}` };
+  }
+  // A CALL answers with its result sets and an OK packet: the first result set is the answer,
+  // and all of them are its sets.
+  const sets: TextRows[] = [];
+  for (const set of result) if (Array.isArray(set)) sets.push(textRows(set as RowDataPacket[], countOnly));
+  const rows = sets[0]!;
+  return { rows, tag: `SELECT ${rows.length}`, sets };
+}
+
+function textRows(rowSet: readonly RowDataPacket[], countOnly: boolean): TextRows {
   const rows = new Array<readonly TextValue[]>(rowSet.length);
   for (let r = 0; r < rowSet.length; r++) rows[r] = countOnly ? EMPTY_ROW : textRow(rowSet[r]!);
-  return { rows, tag: `SELECT ${rows.length}` };
+  return rows;
 }
 
 function textRow(row: RowDataPacket): TextValue[] {

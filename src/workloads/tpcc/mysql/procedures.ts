@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import type { Connection } from '../../../dialects/mysql/connect.js';
 import { errnoOf, ER } from '../../../dialects/mysql/errors.js';
+import type { TextValue } from '../../../dialects/connections.js';
 import type { MysqlSettings } from '../../../dialects/mysql/url.js';
 import { DatabaseError, errorMessage } from '../../../errors.js';
 import { redactText } from '../../../util/redact.js';
@@ -292,8 +293,13 @@ export function describeProcedureError(
   );
 }
 
-/** CALL for a New-Order: lines sorted by stock key, each keeping its OL_NUMBER. */
-export function callNewOrder(w: number, input: NewOrderInput): string {
+/** New-Order's lines as its procedure takes them: sorted by stock key, each keeping its OL_NUMBER. */
+function newOrderLists(input: NewOrderInput): {
+  numbers: string;
+  items: string;
+  supply: string;
+  qty: string;
+} {
   const order = input.itemIds.map((_, k) => k);
   order.sort(
     (a, b) =>
@@ -301,10 +307,21 @@ export function callNewOrder(w: number, input: NewOrderInput): string {
       input.itemIds[a]! - input.itemIds[b]! ||
       a - b,
   );
-  const list = (f: (k: number) => number): string => str(order.map((k) => int(f(k))).join(','));
-  return `call txbench_new_order(${int(w)}, ${int(input.d)}, ${int(input.c)}, ${input.remoteLines === 0 ? 1 : 0}, ${list(
-    (k) => k + 1,
-  )}, ${list((k) => input.itemIds[k]!)}, ${list((k) => input.supplyWarehouses[k]!)}, ${list((k) => input.quantities[k]!)})`;
+  const list = (f: (k: number) => number): string => order.map((k) => int(f(k))).join(',');
+  return {
+    numbers: list((k) => k + 1),
+    items: list((k) => input.itemIds[k]!),
+    supply: list((k) => input.supplyWarehouses[k]!),
+    qty: list((k) => input.quantities[k]!),
+  };
+}
+
+/** CALL for a New-Order: lines sorted by stock key, each keeping its OL_NUMBER. */
+export function callNewOrder(w: number, input: NewOrderInput): string {
+  const { numbers, items, supply, qty } = newOrderLists(input);
+  return `call txbench_new_order(${int(w)}, ${int(input.d)}, ${int(input.c)}, ${input.remoteLines === 0 ? 1 : 0}, ${str(
+    numbers,
+  )}, ${str(items)}, ${str(supply)}, ${str(qty)})`;
 }
 
 export function callPayment(p: PaymentValues): string {
@@ -323,4 +340,36 @@ export function callDelivery(w: number, carrier: number): string {
 
 export function callStockLevel(w: number, d: number, threshold: number): string {
   return `call txbench_stock_level(${int(w)}, ${int(d)}, ${int(threshold)})`;
+}
+
+/**
+ * The same CALLs as prepared statements (a slot's callback route), with their arguments as text
+ * parameters: the values the text CALLs above write as literals.
+ */
+export const PREPARED_CALL = {
+  newOrder: 'call txbench_new_order(?, ?, ?, ?, ?, ?, ?, ?)',
+  payment: 'call txbench_payment(?, ?, ?, ?, ?, ?, ?)',
+  orderStatus: 'call txbench_order_status(?, ?, ?, ?)',
+  delivery: 'call txbench_delivery(?, ?)',
+  stockLevel: 'call txbench_stock_level(?, ?, ?)',
+} as const;
+
+export function newOrderParams(w: number, input: NewOrderInput): TextValue[] {
+  const { numbers, items, supply, qty } = newOrderLists(input);
+  const allLocal = input.remoteLines === 0 ? '1' : '0';
+  return [int(w), int(input.d), int(input.c), allLocal, numbers, items, supply, qty];
+}
+
+export function paymentParams(p: PaymentValues): TextValue[] {
+  const [c, last] = 'c' in p.customer ? [int(p.customer.c), null] : [null, p.customer.last];
+  return [int(p.w), int(p.d), int(p.cW), int(p.cD), c, last, cents(p.amountCents)];
+}
+
+export function orderStatusParams(
+  w: number,
+  d: number,
+  customer: { c: number } | { last: string },
+): TextValue[] {
+  const [c, last] = 'c' in customer ? [int(customer.c), null] : [null, customer.last];
+  return [int(w), int(d), c, last];
 }

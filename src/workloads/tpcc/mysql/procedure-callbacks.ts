@@ -1,0 +1,128 @@
+/**
+ * `--procedures` on a slot's callback route (`Session.callbacks`): the same five CALLs as
+ * transactions.ts sends as text, each a statement prepared once per connection and run with text
+ * parameters, its answer read as the promise path reads it: the one value the transaction needs,
+ * or, for Order-Status, its three result sets. No promise per transaction (bodies.ts); errors
+ * reach the executor as the driver raised them, so it classifies them as on the promise path.
+ */
+import type { CallbackRoute, TextResult, TextRows, TextValue } from '../../../dialects/connections.js';
+import { promisedOperations, type TpccCallbackOperations } from '../bodies.js';
+import { describeCustomer } from '../customer-by-name.js';
+import type { PaymentInput } from '../inputs.js';
+import { orderStatusOutput } from '../order-status-output.js';
+import { newOrderParams, orderStatusParams, paymentParams, PREPARED_CALL } from './procedures.js';
+import { int } from './sql.js';
+
+type Answered = (err: Error | undefined, result: TextResult) => void;
+
+const NO_RESULT: TextResult = { rows: [], tag: '' };
+
+/** Runs a CALL on the route: prepared on the connection's first use of it, taken as it is after. */
+function call(
+  route: CallbackRoute,
+  sql: string,
+  values: readonly TextValue[],
+  done: Answered,
+  countOnly = false,
+): void {
+  const statement = route.preparedFor(sql);
+  if (statement !== undefined) {
+    if (countOnly) route.count(statement, values, done);
+    else route.run(statement, values, done);
+    return;
+  }
+  route.prepare(sql).then(
+    (prepared) => {
+      try {
+        if (countOnly) route.count(prepared, values, done);
+        else route.run(prepared, values, done);
+      } catch (err) {
+        done(asError(err), NO_RESULT);
+      }
+    },
+    (err: unknown) => done(asError(err), NO_RESULT),
+  );
+}
+
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+
+/** Columns by position, as the procedures' SELECTs list them (procedures.ts). */
+const ROLLED_BACK = 1; // txbench_new_order: o_id, rolled_back, …
+const CUSTOMER_COLUMNS = ['c_id', 'c_balance', 'c_first', 'c_middle', 'c_last'] as const;
+const ORDER_COLUMNS = ['o_id', 'o_entry_d', 'o_carrier_id'] as const;
+const LINE_COLUMNS = ['ol_i_id', 'ol_supply_w_id', 'ol_quantity', 'ol_amount', 'ol_delivery_d'] as const;
+
+function named(columns: readonly string[], row: readonly TextValue[]): Record<string, TextValue> {
+  const out: Record<string, TextValue> = {};
+  for (let i = 0; i < columns.length; i++) out[columns[i]!] = row[i] ?? null;
+  return out;
+}
+
+function paymentCustomer(input: PaymentInput): { c: number } | { last: string } {
+  return input.customer.byName ? { last: input.customer.last } : { c: input.customer.c };
+}
+
+export const procedureCalls: TpccCallbackOperations<CallbackRoute> = {
+  newOrder(route, w, input, done) {
+    call(route, PREPARED_CALL.newOrder, newOrderParams(w, input), (err, result) => {
+      if (err !== undefined) return done(err);
+      const row = result.rows[0];
+      if (row === undefined) return done(new Error('the New-Order procedure returned nothing'));
+      const rolledBack = Number(row[ROLLED_BACK]) === 1;
+      if (rolledBack === input.rollback) return done(undefined);
+      done(
+        new Error(
+          rolledBack
+            ? 'New-Order found item numbers missing from ITEM'
+            : 'New-Order found the unused item number in ITEM',
+        ),
+      );
+    });
+  },
+
+  payment(route, w, input, done) {
+    const { d, cW, cD, amountCents } = input;
+    const values = paymentParams({ w, d, cW, cD, customer: paymentCustomer(input), amountCents });
+    call(route, PREPARED_CALL.payment, values, (err, result) => {
+      if (err !== undefined) return done(err);
+      if (result.rows[0] === undefined)
+        return done(new Error(`Payment found no customer ${describeCustomer(cW, cD, input.customer)}`));
+      done(undefined);
+    });
+  },
+
+  orderStatus(route, w, input, done) {
+    const customer = input.customer.byName ? { last: input.customer.last } : { c: input.customer.c };
+    call(route, PREPARED_CALL.orderStatus, orderStatusParams(w, input.d, customer), (err, result) => {
+      if (err !== undefined) return done(err);
+      const [customerRows, orderRows, lineRows] = result.sets ?? [result.rows];
+      const first = (rows: TextRows | undefined, columns: readonly string[]) =>
+        rows?.[0] === undefined ? undefined : named(columns, rows[0]);
+      const output = orderStatusOutput(
+        first(customerRows, CUSTOMER_COLUMNS),
+        first(orderRows, ORDER_COLUMNS),
+        (lineRows ?? []).map((row) => named(LINE_COLUMNS, row)),
+      );
+      if (output === undefined)
+        done(new Error(`Order-Status found no customer ${describeCustomer(w, input.d, input.customer)}`));
+      else done(undefined, output);
+    });
+  },
+
+  delivery(route, w, carrier, done) {
+    call(route, PREPARED_CALL.delivery, [int(w), int(carrier)], (err, result) => {
+      if (err !== undefined) return done(err, 0);
+      const row = result.rows[0];
+      if (row === undefined) return done(new Error('Delivery returned nothing'), 0);
+      done(undefined, Number(row[0]));
+    });
+  },
+
+  stockLevel(route, w, d, threshold, done) {
+    // The count is not read (as on the promise path): only that the CALL completed.
+    call(route, PREPARED_CALL.stockLevel, [int(w), int(d), int(threshold)], (err) => done(err), true);
+  },
+};
+
+/** The same calls as promises. */
+export const procedureCallTransactions = promisedOperations(procedureCalls);

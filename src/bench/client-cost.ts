@@ -3,7 +3,7 @@
  * then zero-think runs in client-SQL and procedure mode, each in its own process, with txbench's CPU
  * per transaction (from its own report) next to the server's (from /proc over the same window);
  * then both modes again on postgres.js instead of the wire path, to show what the wire path buys;
- * then both modes on a MariaDB server of the bench's own (mysql2), as information beside them.
+ * then both modes on a MariaDB server of the bench's own (mysql2), against the wire path's procedures.
  */
 import type { Cleanup } from './cleanup.js';
 import type { BenchConfig } from './config.js';
@@ -23,7 +23,7 @@ export interface ClientCostData {
     /** Both modes on postgres.js (TXBENCH_PG_DRIVER=postgres.js): what the wire path bought. */
     clientSqlPostgresJs?: RunFigures | { error: string };
     proceduresPostgresJs?: RunFigures | { error: string };
-    /** Both modes on MariaDB (information: no target). */
+    /** Both modes on MariaDB (their own targets: against the wire path's procedures, and each other). */
     mariadbClientSql?: RunFigures | { error: string };
     mariadbProcedures?: RunFigures | { error: string };
   };
@@ -167,7 +167,32 @@ export const CLIENT_COST_TARGETS: readonly TargetDef<ClientCostData>[] = [
         ? d.runs.clientSql.client.usPerTransaction / d.runs.procedures.client.usPerTransaction
         : 'needs both runs',
   },
+  {
+    figure: 'MariaDB procedure mode client CPU per transaction ÷ PostgreSQL wire path',
+    unit: '',
+    op: '<=',
+    limit: 1.3,
+    value: (d) => perTransactionRatio(d.runs.mariadbProcedures, d.runs.procedures),
+  },
+  {
+    figure: 'MariaDB client CPU per transaction, client-SQL ÷ procedure mode',
+    unit: '',
+    op: '<=',
+    limit: 2,
+    value: (d) => perTransactionRatio(d.runs.mariadbClientSql, d.runs.mariadbProcedures),
+  },
 ];
+
+/** Client CPU per transaction of one run over another's, or why there is none. */
+function perTransactionRatio(
+  top: RunFigures | { error: string } | undefined,
+  bottom: RunFigures | { error: string } | undefined,
+): number | string {
+  if (top === undefined || bottom === undefined) return 'MariaDB not measured';
+  if (!isRun(top)) return top.error;
+  if (!isRun(bottom)) return bottom.error;
+  return top.client.usPerTransaction / bottom.client.usPerTransaction;
+}
 
 type Row = { mode: string; run: RunFigures | { error: string } };
 
@@ -216,8 +241,13 @@ export function clientCostTable(d: ClientCostData): string {
       : [
           '',
           'error' in d.mariadb
-            ? `MariaDB (information): not measured: ${d.mariadb.error}`
-            : mariadbLine(d.mariadb.version, d.runs.mariadbClientSql, d.runs.mariadbProcedures),
+            ? `MariaDB: not measured: ${d.mariadb.error}`
+            : mariadbLine(
+                d.mariadb.version,
+                d.runs.mariadbClientSql,
+                d.runs.mariadbProcedures,
+                d.runs.procedures,
+              ),
         ]),
   ].join('\n');
 }
@@ -226,10 +256,11 @@ function mariadbLine(
   version: string,
   clientSql: RunFigures | { error: string } | undefined,
   procedures: RunFigures | { error: string } | undefined,
+  wireProcedures: RunFigures | { error: string },
 ): string {
-  const ratio =
-    isRun(clientSql) && isRun(procedures)
-      ? `client-SQL ÷ procedures ${(clientSql.client.usPerTransaction / procedures.client.usPerTransaction).toFixed(2)}×`
-      : 'no ratio (a run failed)';
-  return `MariaDB ${version} (information, no target; mysql2, the same ${isRun(procedures) ? procedures.terminals : ''} terminals and window): client CPU per transaction ${ratio}. Server µs/txn there is mariadbd's own CPU.`;
+  const ratio = (top: typeof clientSql, bottom: typeof clientSql, what: string): string => {
+    const r = perTransactionRatio(top, bottom);
+    return typeof r === 'number' ? `${what} ${r.toFixed(2)}×` : `${what}: no ratio (${r})`;
+  };
+  return `MariaDB ${version} (mysql2, the same ${isRun(procedures) ? procedures.terminals : ''} terminals and window): client CPU per transaction ${ratio(clientSql, procedures, 'client-SQL ÷ procedures')}, ${ratio(procedures, wireProcedures, "procedures ÷ the PostgreSQL wire path's procedures")}. Server µs/txn there is mariadbd's own CPU.`;
 }

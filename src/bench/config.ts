@@ -2,6 +2,7 @@
  * The bench's settings: full-length by default; environment variables shorten it for quick tries
  * (BENCH_SCALE=0.25 scales every window and warm-up) or pick sections (BENCH_SECTIONS=1,3).
  * Section 9 (a larger load, about 10 GB at its default 100 warehouses) runs only when picked.
+ * Section 10 (the floor) runs by default; it is numbered after 9 because it came later.
  */
 export interface BenchConfig {
   scale: number;
@@ -47,6 +48,8 @@ export interface BenchConfig {
     warmupMs: number;
     durationMs: number;
   };
+  /** Section 10: sysbench's point select by sysbench, a bare Node.js socket loop and txbench. */
+  floor: { threadCounts: readonly number[]; warmupMs: number; durationMs: number };
 }
 
 export const ENV_KEYS = [
@@ -85,7 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   const loadWarehouses = numberList(env.BENCH_LOAD_WAREHOUSES, [10], 'BENCH_LOAD_WAREHOUSES')[0] ?? 10;
   return {
     scale,
-    sections: new Set(numberList(env.BENCH_SECTIONS, [1, 2, 3, 4, 5, 6, 7, 8], 'BENCH_SECTIONS')),
+    sections: new Set(numberList(env.BENCH_SECTIONS, [1, 2, 3, 4, 5, 6, 7, 8, 10], 'BENCH_SECTIONS')),
     out: env.BENCH_OUT ?? 'bench.json',
     clientCost: { warehouses: 4, terminals: 4, connections: 4, warmupMs: ms(10_000), durationMs: ms(60_000) },
     pgbenchWeights: numberList(env.BENCH_PGBENCH_WEIGHTS, [10, 10, 1, 1, 1], 'BENCH_PGBENCH_WEIGHTS'),
@@ -129,6 +132,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
       // section stays under half an hour; the spread over the turns says how steady each ratio is.
       warmupMs: ms(5_000),
       durationMs: ms(30_000),
+    },
+    floor: {
+      threadCounts: numberList(env.BENCH_SYSBENCH_THREADS, [1, 4], 'BENCH_SYSBENCH_THREADS'),
+      warmupMs: ms(3_000),
+      durationMs: ms(15_000),
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: proves txbench is not the bottleneck, side by side with the limits on this
- * machine. Eight sections (client cost, pgbench, scheduler, loader, ceiling, monitoring, sysbench, worker threads),
- * and a ninth on request (a larger load: BENCH_SECTIONS=9); a failing section is
+ * machine. Nine sections (client cost, pgbench, scheduler, loader, ceiling, monitoring, sysbench, worker threads,
+ * the floor), and a tenth on request (a larger load: BENCH_SECTIONS=9); a failing section is
  * recorded with its one-line reason and the others go on. Prints one table per section and a
  * summary of targets; writes bench.json. Environment: see config.ts (BENCH_SCALE, BENCH_SECTIONS…).
  */
@@ -14,6 +14,7 @@ import { loadConfig } from './config.js';
 import { LARGE_LOAD_TARGETS, largeLoadSection, largeLoadTable } from './large-load.js';
 import { LOADER_TARGETS, loaderSection, loaderTable } from './loader.js';
 import { describeMachine, machine } from './machine.js';
+import { floorSection, floorTable } from './floor.js';
 import { startCluster, type PgCluster } from './pg-cluster.js';
 import { PGBENCH_TARGETS, pgbenchSection, pgbenchTable, type PgbenchData } from './pgbench.js';
 import { sysbenchSection, sysbenchTable, sysbenchTargets } from './sysbench.js';
@@ -63,9 +64,9 @@ async function main(cleanup: Cleanup): Promise<number> {
   let cluster: PgCluster | undefined;
   let postgresInfo: { version: string; settings: Readonly<Record<string, string>> } | undefined;
   let clusterError: string | undefined;
-  if ([1, 2, 4, 6, 7, 9].some((s) => selected.has(s))) {
+  if ([1, 2, 4, 6, 7, 9, 10].some((s) => selected.has(s))) {
     try {
-      log('starting PostgreSQL 15 for sections 1, 2, 4, 6, 7 and 9');
+      log('starting PostgreSQL 15 for sections 1, 2, 4, 6, 7, 9 and 10');
       cluster = await startCluster(cleanup);
       postgresInfo = { version: cluster.version, settings: cluster.settings };
     } catch (err) {
@@ -150,6 +151,20 @@ async function main(cleanup: Cleanup): Promise<number> {
       selected.has(7),
       () => sysbenchSection(cleanup, needCluster(), cfg.sysbench, p(7)),
       sysbenchTable,
+    );
+    await section(
+      cleanup,
+      records,
+      {
+        id: 10,
+        key: 'floor',
+        title:
+          'the floor: sysbench point select by sysbench, a bare Node.js socket loop and txbench, in turns',
+        targets: [],
+      },
+      selected.has(10),
+      () => floorSection(cleanup, needCluster(), cfg.floor, cfg.sysbench, p(10)),
+      floorTable,
     );
     await section(
       cleanup,

@@ -73,9 +73,9 @@ export interface MariaDbSysbench {
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
 
 /** Several runs of one tool as one: TPS and cores their mean, CPU per transaction and statement over all. */
-export function combineTurns(turns: readonly SysbenchTurn[]): ToolFigures {
+export function combineTurns(turns: readonly Omit<SysbenchTurn, 'tool'>[]): ToolFigures {
   if (turns.length === 0) throw new Error('no run to combine');
-  const mean = (f: (t: SysbenchTurn) => number): number => sum(turns.map(f)) / turns.length;
+  const mean = (f: (t: Omit<SysbenchTurn, 'tool'>) => number): number => sum(turns.map(f)) / turns.length;
   const cpuS = sum(turns.map((t) => t.clientCpuS));
   const qps = turns.map((t) => t.figures.qps);
   return {

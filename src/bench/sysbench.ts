@@ -144,7 +144,7 @@ async function mariadbPairings(
 }
 
 /** txbench loads the tables both tools run on; its time in seconds. */
-async function loadTables(
+export async function loadTables(
   url: string,
   cfg: BenchConfig['sysbench'],
   progress: (line: string) => void,
@@ -221,7 +221,7 @@ async function runPairings(
 const loadavg = (): number[] => osLoadavg().map((x) => round(x, 2));
 
 /** Statements per transaction as the run reported them (QPS ÷ TPS: BEGIN and COMMIT included). */
-const txbenchTurn = (tx: RunFigures): SysbenchTurn => {
+export const txbenchTurn = (tx: RunFigures): SysbenchTurn => {
   const figures = toolFigures(tx);
   const perTransaction = figures.qps !== null && figures.tps > 0 ? Math.round(figures.qps / figures.tps) : 1;
   const clientCpuS = tx.client.userS + tx.client.systemS;
@@ -247,7 +247,7 @@ const toolFigures = (tx: RunFigures): ToolFigures => ({
   client: { usPerTransaction: tx.client.usPerTransaction, coresUsed: tx.client.coresUsed },
 });
 
-async function runSysbench(
+export async function runSysbench(
   cleanup: Cleanup,
   script: Script,
   args: string[],

@@ -44,20 +44,6 @@ export function meanOf(h: Histogram): number {
   return sum / total;
 }
 
-/** One scratch histogram for the sum of others, reset before each use (nothing keeps it). */
-let scratch: Histogram | undefined;
-
-/**
- * The histograms' counts together, in a scratch histogram valid until the next call: a fresh
- * histogram for each sum (a few hundred kB zeroed) would cost more than the sum itself.
- */
-export function sumInScratch(histograms: readonly Histogram[]): Histogram {
-  scratch ??= newHistogram();
-  scratch.reset();
-  for (const h of histograms) scratch.add(h);
-  return scratch;
-}
-
 /** Summary in milliseconds (all zeros for an empty histogram). */
 export function latencyMs(h: Histogram): LatencyMs {
   if (h.totalCount === 0) return { avg: 0, p50: 0, p90: 0, p95: 0, p99: 0, max: 0 };

@@ -4,7 +4,7 @@
  */
 import type { IntervalStats } from '../engine/engine-result.js';
 import type { TransactionSpec } from '../engine/types.js';
-import { latencyMs, newHistogram, sumInScratch, type Histogram } from '../metrics/histogram.js';
+import { latencyMs, newHistogram, type Histogram } from '../metrics/histogram.js';
 import type { TypeInterval } from '../results/run-events.js';
 import type { PreparedRun } from '../workloads/workload.js';
 import type { IntervalRecord } from '../results/interval.js';
@@ -69,6 +69,8 @@ export function typeIntervals(
 
 /** All types' average and p99 over an interval, from their histograms merged. */
 function overallLatency(histograms: readonly Histogram[]): { avg: number; p99: number } {
-  const { avg, p99 } = latencyMs(sumInScratch(histograms));
+  const all = newHistogram();
+  for (const h of histograms) all.add(h);
+  const { avg, p99 } = latencyMs(all);
   return { avg, p99 };
 }

@@ -1,16 +1,14 @@
 /**
- * The interval summaries' cheaper reads of a histogram give exactly hdr's own figures: the mean
- * without its iterator, and the sum of several histograms in one reused scratch histogram.
+ * The interval summaries' cheaper mean of a histogram gives exactly hdr's own figure, without its
+ * iterator.
  */
 import { describe, expect, it } from 'vitest';
 import {
   decodeHistogram,
   encodeHistogram,
-  latencyMs,
   meanOf,
   newHistogram,
   recordUs,
-  sumInScratch,
   type Histogram,
 } from '../../src/metrics/histogram.js';
 import { Rng } from '../../src/random/rng.js';
@@ -53,23 +51,5 @@ describe('meanOf', () => {
     const h = newHistogram();
     recordUs(h, 1234);
     expect(meanOf(h)).toBe(h.mean);
-  });
-});
-
-describe('sumInScratch', () => {
-  it('gives the figures of a fresh histogram holding them all, call after call', () => {
-    const rng = new Rng(11);
-    for (let round = 0; round < 5; round++) {
-      const parts = [0, 1, 2, 3].map((shape) => filled(rng, shape, 200 + round * 500));
-      const sum = sumInScratch(parts.slice(0, 1 + (round % 4)));
-      const expected = newHistogram();
-      for (const h of parts.slice(0, 1 + (round % 4))) expected.add(h);
-      expect(latencyMs(sum)).toEqual(latencyMs(expected));
-      expect(sum.totalCount).toBe(expected.totalCount);
-      expect(sum.maxValue).toBe(expected.maxValue);
-      expect(sum.minNonZeroValue).toBe(expected.minNonZeroValue);
-      expect(sum.mean).toBe(expected.mean);
-    }
-    expect(sumInScratch([]).totalCount).toBe(0);
   });
 });

@@ -5,6 +5,17 @@
  */
 import { TimerHeap } from './timer-heap.js';
 
+/**
+ * How many terminals due at the end of their transaction may be handed over at once (`atOnce`)
+ * before one goes through the ready ring, and so through a turn of the event loop. A transaction
+ * answered by I/O already ends in a turn of its own, so the turn `soon` adds is only CPU (an
+ * Immediate, a call in from C++, on every transaction of an unpaced run); one answered without
+ * I/O (a promise settled at once) would never let timers and signals run without it. Bounding
+ * the run of hand-overs between two turns serves both: timers wait for at most this many such
+ * transactions.
+ */
+export const AT_ONCE_PER_TURN = 16;
+
 export class DueQueue {
   private readonly heap: TimerHeap;
   private timer: NodeJS.Timeout | undefined;
@@ -14,6 +25,8 @@ export class DueQueue {
   private readyHead = 0;
   private readyCount = 0;
   private readyScheduled = false;
+  /** Hand-overs `atOnce` may still make before the event loop turns (the ready ring's flush, the timer). */
+  private atOnceLeft = AT_ONCE_PER_TURN;
 
   constructor(
     terminals: number,
@@ -41,6 +54,18 @@ export class DueQueue {
   }
 
   /**
+   * Terminal `id` is due now, at the end of its transaction: submitted at once, from the caller's
+   * own callback, while the event loop has turned recently enough and no terminal due before it
+   * waits on the ready ring; otherwise as `soon`.
+   */
+  atOnce(id: number): void {
+    if (this.atOnceLeft > 0 && this.readyCount === 0) {
+      this.atOnceLeft--;
+      this.submit(id);
+    } else this.soon(id);
+  }
+
+  /**
    * Submits nothing more: `note` is called with each terminal due by `now` and not yet handed
    * over (on the ready ring, or not yet released by the heap), and every terminal is forgotten.
    */
@@ -60,6 +85,7 @@ export class DueQueue {
 
   private readonly flushReady = (): void => {
     this.readyScheduled = false;
+    this.atOnceLeft = AT_ONCE_PER_TURN;
     let n = this.readyCount;
     while (n-- > 0 && this.readyCount > 0) {
       const id = this.readyRing[this.readyHead]!;
@@ -82,6 +108,7 @@ export class DueQueue {
   private readonly onTimer = (): void => {
     this.timer = undefined;
     this.timerDue = Infinity;
+    this.atOnceLeft = AT_ONCE_PER_TURN;
     const now = performance.now();
     // Terminals due within the next half millisecond go now: setTimeout cannot aim finer.
     while (this.heap.size > 0 && this.heap.peekDue() <= now + 0.5) this.submit(this.heap.pop());

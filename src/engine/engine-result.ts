@@ -2,7 +2,7 @@
  * What an engine tells: its phases, each interval's figures, and its result at the end (the
  * measured window, what the drain left, what straddled the window's edges, the outages).
  */
-import type { Histogram } from '../metrics/histogram.js';
+import { meanOf, type Histogram } from '../metrics/histogram.js';
 import type { Outage, OutageEdge } from './outages.js';
 import type { Counters, ErrorClass } from './types.js';
 
@@ -109,7 +109,7 @@ export function intervalTypeStats(count: number, errors: number, h: Histogram): 
   return {
     count,
     errors,
-    avgMs: empty ? 0 : Math.round(h.mean) / 1000,
+    avgMs: empty ? 0 : Math.round(meanOf(h)) / 1000,
     p50Ms: at(50),
     p90Ms: at(90),
     p95Ms: at(95),

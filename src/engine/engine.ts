@@ -41,6 +41,8 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
   private readonly slotFailed: ((err: unknown) => void)[] = [];
   private readonly counterKeys: (keyof C)[];
   private inFlight = 0;
+  /** Calls into the executor under way (a callback executor may end a transaction inside one). */
+  private executorDepth = 0;
 
   private phase: Phase = 'warmup';
   private started = false;
@@ -270,17 +272,23 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     };
   }
 
-  /** Terminal `id` chooses its next transaction and keys it in, starting at `fromMs`. */
-  private scheduleNext(id: number, fromMs: number, withThink: boolean): void {
+  /**
+   * Terminal `id` chooses its next transaction and keys it in, starting at `fromMs`. `ended`: its
+   * last transaction has just ended, outside any call into the executor.
+   */
+  private scheduleNext(id: number, fromMs: number, withThink: boolean, ended = false): void {
     const next = this.terminals.next(id, fromMs, withThink, this.startedAt);
     if (next === 'done') {
       this.finishedTerminals++;
       this.endIfScriptsDone();
     } else if (next === 'now') {
-      // No pacing at all (think-scale 0), or a script behind its time: no trip through the heap,
-      // but still a turn of the event loop, shared by every terminal that became ready meanwhile,
-      // so timers and signals run.
-      this.due.soon(id);
+      // No pacing at all (think-scale 0), or a script behind its time: no trip through the heap.
+      // From the end of a transaction it goes at once, within a bound, so that timers and signals
+      // still run (DueQueue.atOnce); otherwise on a turn of the event loop shared by every
+      // terminal that became ready meanwhile. A transaction the executor ended synchronously,
+      // inside the call that started it, always takes the turn: no recursion through the executor.
+      if (ended && this.executorDepth === 0) this.due.atOnce(id);
+      else this.due.soon(id);
     } else this.due.at(this.terminals.dueAt[id]!, id);
   }
 
@@ -323,19 +331,24 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     const scratch = this.slotCounters[slot]!;
     for (const k of this.counterKeys) (scratch[k] as number) = 0;
     const executor = this.executor;
-    if (executor.start !== undefined)
-      executor.start(
-        slot,
-        this.terminals.typeOf[id]!,
-        this.terminals.context[id]!,
-        scratch,
-        this.slotDone[slot]!,
-        this.slotFailed[slot]!,
-      );
-    else
-      executor
-        .execute(slot, this.terminals.typeOf[id]!, this.terminals.context[id]!, scratch)
-        .then(this.slotDone[slot], this.slotFailed[slot]);
+    this.executorDepth++;
+    try {
+      if (executor.start !== undefined)
+        executor.start(
+          slot,
+          this.terminals.typeOf[id]!,
+          this.terminals.context[id]!,
+          scratch,
+          this.slotDone[slot]!,
+          this.slotFailed[slot]!,
+        );
+      else
+        executor
+          .execute(slot, this.terminals.typeOf[id]!, this.terminals.context[id]!, scratch)
+          .then(this.slotDone[slot], this.slotFailed[slot]);
+    } finally {
+      this.executorDepth--;
+    }
   }
 
   /**
@@ -412,7 +425,7 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
   }
 
   private next(id: number, now: number): void {
-    if (this.accepting) this.scheduleNext(id, now, true);
+    if (this.accepting) this.scheduleNext(id, now, true, true);
     else if (this.inFlight === 0 && this.phase === 'drain') this.done();
   }
 

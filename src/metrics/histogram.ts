@@ -24,13 +24,33 @@ export interface LatencyMs {
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
 
+/**
+ * `h.mean`, the same number by the same sums in the same order, without hdr's recorded-values
+ * iterator: that builds an object per non-empty bucket and recomputes each bucket's value range
+ * several times over, milliseconds per histogram, taken per type on every interval of a run.
+ */
+export function meanOf(h: Histogram): number {
+  if (!(h instanceof hdr.JsHistogram)) return h.mean;
+  const total = h.totalCount;
+  if (total === 0) return 0;
+  let seen = 0;
+  let sum = 0;
+  for (let i = 0; i < h.countsArrayLength && seen < total; i++) {
+    const count = h.getCountAtIndex(i);
+    if (count === 0) continue;
+    seen += count;
+    sum += h.medianEquivalentValue(h.highestEquivalentValue(h.valueFromIndex(i))) * count;
+  }
+  return sum / total;
+}
+
 /** Summary in milliseconds (all zeros for an empty histogram). */
 export function latencyMs(h: Histogram): LatencyMs {
   if (h.totalCount === 0) return { avg: 0, p50: 0, p90: 0, p95: 0, p99: 0, max: 0 };
   // HDR reports a bucket's upper edge, which can exceed the largest value recorded.
   const at = (p: number): number => round3(Math.min(h.getValueAtPercentile(p), h.maxValue) / 1000);
   return {
-    avg: round3(h.mean / 1000),
+    avg: round3(meanOf(h) / 1000),
     p50: at(50),
     p90: at(90),
     p95: at(95),

@@ -69,7 +69,8 @@ function expectServerTpm(run: TargetsRun): void {
     expect(Math.abs(t.summary.tpm! - client), detail).toBeLessThan(0.25 * client + 20);
 }
 
-describe('TPM with two targets on one PostgreSQL database', () => {
+// The two servers' suites run side by side: each is mostly its paced 30 s window, waiting.
+describe('TPM with two targets on one PostgreSQL database', { concurrent: true }, () => {
   let pg: TempServer;
   beforeAll(async () => {
     pg = await startTempServer();
@@ -85,7 +86,7 @@ describe('TPM with two targets on one PostgreSQL database', () => {
   }, 300_000);
 });
 
-describe('TPM with two targets on one MariaDB server', () => {
+describe('TPM with two targets on one MariaDB server', { concurrent: true }, () => {
   let server: MariaDbServer;
   const url = (database: string): string => {
     const u = new URL(server.rootUrl);

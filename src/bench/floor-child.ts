@@ -4,30 +4,15 @@
  * through `onread` (no stream), statements prepared once, each call one pre-built
  * Bind/Execute/Sync write whose only change is the id, and the answer read only as far as its
  * ReadyForQuery (no row decoded, no promise, no object per call). No scheduler, no histogram, no
- * figures but a count. Needs trust authentication (the bench's own server has it).
+ * figures but a count. Needs trust authentication (the bench's own server has it). On MariaDB the
+ * same loop on COM_STMT_EXECUTE (floor-mysql.ts).
  * Prints `{ statements, seconds, cpuS }` for the window after the warm-up.
  */
 import { connect, type Socket } from 'node:net';
 import { serialize } from 'pg-protocol';
 import { BackendFrames } from './backend-frames.js';
-
-export interface FloorRequest {
-  host: string;
-  port: number;
-  user: string;
-  database: string;
-  tables: number;
-  tableSize: number;
-  connections: number;
-  warmupMs: number;
-  durationMs: number;
-}
-
-export interface FloorResult {
-  statements: number;
-  seconds: number;
-  cpuS: number;
-}
+import { openMysql } from './floor-mysql.js';
+import type { FloorLink, FloorRequest, FloorResult } from './floor-types.js';
 
 const INT4 = 23;
 
@@ -100,26 +85,41 @@ function prepare(link: Link, tables: number): Promise<void> {
   });
 }
 
-async function main(req: FloorRequest): Promise<FloorResult> {
-  let failure: Error | undefined;
-  const links = await Promise.all(
-    Array.from({ length: req.connections }, () => open(req, (err) => (failure ??= err))),
-  );
-  await Promise.all(links.map((l) => prepare(l, req.tables)));
-  let statements = 0;
-  let running = true;
-  for (const link of links) {
-    const calls = Array.from({ length: req.tables }, (_, i) => callBytes(`s${i + 1}`));
-    const next = (): void => {
+async function openPostgres(req: FloorRequest, onError: (err: Error) => void): Promise<FloorLink> {
+  const link = await open(req, onError);
+  await prepare(link, req.tables);
+  const calls = Array.from({ length: req.tables }, (_, i) => callBytes(`s${i + 1}`));
+  const floor: FloorLink = {
+    send: () => {
       const call = calls[Math.floor(Math.random() * calls.length)]!;
       call.bytes.writeInt32BE(1 + Math.floor(Math.random() * req.tableSize), call.valueAt);
       link.socket.write(call.bytes);
-    };
+    },
+    onReady: () => undefined,
+    close: () => link.socket.destroy(),
+  };
+  link.onReady = () => floor.onReady();
+  return floor;
+}
+
+async function main(req: FloorRequest): Promise<FloorResult> {
+  let failure: Error | undefined;
+  const onError = (err: Error): void => {
+    failure ??= err;
+  };
+  const links = await Promise.all(
+    Array.from({ length: req.connections }, () =>
+      req.dialect === 'mysql' ? openMysql(req, onError) : openPostgres(req, onError),
+    ),
+  );
+  let statements = 0;
+  let running = true;
+  for (const link of links) {
     link.onReady = () => {
       statements++;
-      if (running) next();
+      if (running) link.send();
     };
-    next();
+    link.send();
   }
   const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
   await wait(req.warmupMs);
@@ -131,7 +131,7 @@ async function main(req: FloorRequest): Promise<FloorResult> {
   const seconds = (performance.now() - t0) / 1000;
   const counted = statements - count0;
   running = false;
-  for (const l of links) l.socket.destroy();
+  for (const l of links) l.close();
   if (failure) throw failure;
   return { statements: counted, seconds, cpuS: (cpu.user + cpu.system) / 1e6 };
 }

@@ -15,10 +15,9 @@ import { formatTable, num, type Column } from './figures.js';
 import type { FloorRequest, FloorResult } from './floor-types.js';
 import type { PgCluster } from './pg-cluster.js';
 import { combineTurns, type SysbenchTurn, type ToolFigures } from './sysbench-figures.js';
-import { startMariaDb } from './mariadb-server.js';
-import { oneLine } from './sections.js';
-import { loadTables, runSysbench, txbenchTurn } from './sysbench.js';
-import { round, runTxbench } from './txbench-run.js';
+import { runSysbench, txbenchSysbenchTurn } from './sysbench.js';
+import { loadTables, onMariaDb, printable } from './sysbench-tables.js';
+import { round } from './txbench-run.js';
 
 export type FloorTool = 'sysbench' | 'floor' | 'txbench';
 export const FLOOR_TURNS: readonly FloorTool[] = [
@@ -121,10 +120,10 @@ const floorBase = (
 });
 
 const commandOf = (args: readonly string[]): string =>
-  `sysbench oltp_point_select ${args.map((a) => (a.startsWith('--mysql-password=') ? '--mysql-password=…' : a)).join(' ')} --threads=N run`;
+  `sysbench oltp_point_select ${printable(args).join(' ')} --threads=N run`;
 
 /** The same turns on a MariaDB server started for them; its failure is recorded, not thrown. */
-async function mariadbFloor(
+function mariadbFloor(
   cleanup: Cleanup,
   cfg: BenchConfig['floor'],
   tables: BenchConfig['sysbench'],
@@ -132,48 +131,26 @@ async function mariadbFloor(
   progress: (line: string) => void,
 ): Promise<FloorData['mariadb']> {
   const start = loadavg().map((x) => round(x, 2));
-  let server;
-  try {
-    progress('MariaDB: starting mariadbd');
-    server = await startMariaDb(cleanup);
-  } catch (err) {
-    return { error: `MariaDB did not start: ${oneLine(err)}` };
-  }
-  try {
-    const url = await server.createDatabase('floor');
-    const loadSeconds = await loadTables(url, tables, (line) => progress(`MariaDB: ${line}`));
-    const u = new URL(url);
+  return onMariaDb(cleanup, 'floor', tables, progress, async (maria) => {
+    const u = new URL(maria.url);
     const target: FloorTarget = {
-      url,
-      sysbench: [
-        '--db-driver=mysql',
-        `--mysql-host=${u.hostname}`,
-        `--mysql-port=${u.port}`,
-        `--mysql-user=${decodeURIComponent(u.username)}`,
-        // The throw-away server's own password (mariadb-server.ts): sysbench takes it on its command line only.
-        `--mysql-password=${decodeURIComponent(u.password)}`,
-        '--mysql-db=floor',
-        ...common,
-      ],
+      url: maria.url,
+      sysbench: [...maria.connect, ...common],
       floor: {
         ...floorBase('mysql', u.hostname, Number(u.port), decodeURIComponent(u.username), tables),
-        url,
+        url: maria.url,
       },
-      serverPid: server.pid,
+      serverPid: maria.serverPid,
     };
     const rows = await runTurns(cleanup, target, cfg, (line) => progress(`MariaDB: ${line}`));
     return {
-      version: server.version,
-      loadSeconds,
+      version: maria.version,
+      loadSeconds: maria.loadSeconds,
       command: commandOf(target.sysbench),
       rows,
       loadAverage: { start, end: loadavg().map((x) => round(x, 2)) },
     };
-  } catch (err) {
-    return { error: oneLine(err) };
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
 async function runTurns(
@@ -205,26 +182,7 @@ async function runTurns(
           durationMs: cfg.durationMs,
         };
         turns.push(floorTurnOf(await runJsonChild<FloorResult>(cleanup, FLOOR_CHILD, request, 'floor loop')));
-      } else
-        turns.push(
-          txbenchTurn(
-            await runTxbench(
-              cleanup,
-              target.url,
-              {
-                workload: 'sysbench',
-                workloadOptions: { script: 'oltp_point_select' },
-                procedures: false,
-                terminals: threads,
-                connections: threads,
-                warmupMs: cfg.warmupMs,
-                durationMs: cfg.durationMs,
-                monitor: false,
-              },
-              target.serverPid,
-            ),
-          ),
-        );
+      } else turns.push(await txbenchSysbenchTurn(cleanup, target, 'oltp_point_select', threads, cfg));
     }
     const of = (tool: FloorTool) => combineTurns(turns.filter((t) => t.tool === tool));
     rows.push({

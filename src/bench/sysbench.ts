@@ -14,9 +14,7 @@ import { loadavg as osLoadavg } from 'node:os';
 import { startProgram, lastLine } from './children.js';
 import type { Cleanup } from './cleanup.js';
 import type { BenchConfig } from './config.js';
-import { startMariaDb } from './mariadb-server.js';
 import type { PgCluster } from './pg-cluster.js';
-import { oneLine } from './sections.js';
 import {
   pairingOf,
   SYSBENCH_SCRIPTS,
@@ -29,8 +27,7 @@ import {
   type ToolFigures,
 } from './sysbench-figures.js';
 import { round, runTxbench, type RunFigures } from './txbench-run.js';
-import { loadWorkload } from '../workloads/loader.js';
-import { findWorkload } from '../workloads/registry.js';
+import { loadTables, onMariaDb, printable } from './sysbench-tables.js';
 
 // The section's figures, targets and table, where main.ts and the tests have always found them.
 export {
@@ -98,62 +95,23 @@ export async function sysbenchSection(
 }
 
 /** The same pairings on a MariaDB server started for them; its failure is recorded, not thrown. */
-async function mariadbPairings(
+function mariadbPairings(
   cleanup: Cleanup,
   cfg: BenchConfig['sysbench'],
   progress: (line: string) => void,
 ): Promise<MariaDbSysbench | { error: string }> {
   const start = loadavg();
-  let server;
-  try {
-    progress('MariaDB: starting mariadbd');
-    server = await startMariaDb(cleanup);
-  } catch (err) {
-    return { error: `MariaDB did not start: ${oneLine(err)}` };
-  }
-  try {
-    const url = await server.createDatabase('sysbench');
-    const loadSeconds = await loadTables(url, cfg, (line) => progress(`MariaDB: ${line}`));
-    const u = new URL(url);
-    const maria: SysbenchServer = {
-      url,
-      connect: [
-        '--db-driver=mysql',
-        `--mysql-host=${u.hostname}`,
-        `--mysql-port=${u.port}`,
-        `--mysql-user=${decodeURIComponent(u.username)}`,
-        // The throw-away server's own password (mariadb-server.ts): sysbench takes it on its command line only.
-        `--mysql-password=${decodeURIComponent(u.password)}`,
-        '--mysql-db=sysbench',
-      ],
-      serverPid: server.pid,
-    };
+  return onMariaDb(cleanup, 'sysbench', cfg, progress, async (tables) => {
+    const maria: SysbenchServer = { url: tables.url, connect: tables.connect, serverPid: tables.serverPid };
     const pairings = await runPairings(cleanup, maria, cfg, (line) => progress(`MariaDB: ${line}`));
     return {
-      version: server.version,
-      loadSeconds,
+      version: tables.version,
+      loadSeconds: tables.loadSeconds,
       command: commandOf(maria, cfg),
       pairings,
       loadAverage: { start, end: loadavg() },
     };
-  } catch (err) {
-    return { error: oneLine(err) };
-  } finally {
-    await server.stop();
-  }
-}
-
-/** txbench loads the tables both tools run on; its time in seconds. */
-export async function loadTables(
-  url: string,
-  cfg: BenchConfig['sysbench'],
-  progress: (line: string) => void,
-): Promise<number> {
-  progress(`loading ${cfg.tables} tables x ${cfg.tableSize} rows`);
-  const load = await loadWorkload(await findWorkload('sysbench'), 'sysbench', url, {
-    options: { tables: cfg.tables, tableSize: cfg.tableSize },
   });
-  return round(load.seconds, 1);
 }
 
 /** sysbench's options for a run on a target, before the script and `--threads`. */
@@ -169,9 +127,7 @@ function sysbenchArgs(target: SysbenchServer, cfg: BenchConfig['sysbench']): str
 
 /** The command as printed: a password (a throw-away server's, but still) is not. */
 function commandOf(target: SysbenchServer, cfg: BenchConfig['sysbench']): string {
-  const args = sysbenchArgs(target, cfg).map((a) =>
-    a.startsWith('--mysql-password=') ? '--mysql-password=…' : a,
-  );
+  const args = printable(sysbenchArgs(target, cfg));
   return `sysbench SCRIPT ${args.join(' ')} --threads=N run`;
 }
 
@@ -195,21 +151,7 @@ async function runPairings(
         turns.push(
           tool === 'sysbench'
             ? await runSysbench(cleanup, script, [...base, `--threads=${threads}`], seconds)
-            : await runTxbench(
-                cleanup,
-                target.url,
-                {
-                  workload: 'sysbench',
-                  workloadOptions: { script },
-                  procedures: false,
-                  terminals: threads,
-                  connections: threads,
-                  warmupMs: cfg.warmupMs,
-                  durationMs: cfg.durationMs,
-                  monitor: false,
-                },
-                target.serverPid,
-              ).then(txbenchTurn),
+            : await txbenchSysbenchTurn(cleanup, target, script, threads, cfg),
         );
       }
       pairings.push(pairingOf(script, threads, turns));
@@ -240,6 +182,32 @@ export const txbenchTurn = (tx: RunFigures): SysbenchTurn => {
     clientCpuS,
   };
 };
+
+/** One txbench run of a sysbench script: as many terminals and connections as sysbench has threads. */
+export async function txbenchSysbenchTurn(
+  cleanup: Cleanup,
+  target: { url: string; serverPid: number },
+  script: Script,
+  threads: number,
+  window: { warmupMs: number; durationMs: number },
+): Promise<SysbenchTurn> {
+  const run = await runTxbench(
+    cleanup,
+    target.url,
+    {
+      workload: 'sysbench',
+      workloadOptions: { script },
+      procedures: false,
+      terminals: threads,
+      connections: threads,
+      warmupMs: window.warmupMs,
+      durationMs: window.durationMs,
+      monitor: false,
+    },
+    target.serverPid,
+  );
+  return txbenchTurn(run);
+}
 
 const toolFigures = (tx: RunFigures): ToolFigures => ({
   tps: tx.tps,

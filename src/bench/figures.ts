@@ -27,6 +27,8 @@ export interface SummaryRow {
   pass: boolean;
   /** Why there is no value (the section or the run failed). */
   note?: string;
+  /** A missed target that another section measured out of this machine's reach: that measurement. */
+  outOfReach?: string;
 }
 
 export function evaluate<T>(
@@ -77,7 +79,11 @@ export function summaryTable(rows: readonly SummaryRow[]): string {
     },
     { header: 'target', align: 'right', text: (r) => r.target },
     { header: 'ratio', align: 'right', text: (r) => (r.ratio === null ? 'n/a' : `${r.ratio.toFixed(3)}×`) },
-    { header: '', align: 'left', text: (r) => (r.pass ? 'PASS' : 'MISS') },
+    {
+      header: '',
+      align: 'left',
+      text: (r) => (r.pass ? 'PASS' : r.outOfReach === undefined ? 'MISS' : 'MISS, out of reach'),
+    },
   ];
   return formatTable(columns, rows, 'markdown');
 }

@@ -15,6 +15,7 @@ import { LARGE_LOAD_TARGETS, largeLoadSection, largeLoadTable } from './large-lo
 import { LOADER_TARGETS, loaderSection, loaderTable } from './loader.js';
 import { describeMachine, machine } from './machine.js';
 import { floorSection, floorTable } from './floor.js';
+import { markOutOfReach } from './reach.js';
 import { startCluster, type PgCluster } from './pg-cluster.js';
 import { PGBENCH_TARGETS, pgbenchSection, pgbenchTable, type PgbenchData } from './pgbench.js';
 import { sysbenchSection, sysbenchTable, sysbenchTargets } from './sysbench.js';
@@ -195,6 +196,7 @@ async function main(cleanup: Cleanup): Promise<number> {
   );
 
   records.sort((a, b) => a.id - b.id);
+  markOutOfReach(records);
   const load = contention(s1, s2, s3);
   console.log(renderReport(records, contentionNote(load, host.cores)));
   await writeReport(cfg, records, {

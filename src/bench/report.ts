@@ -23,6 +23,12 @@ export function renderReport(records: readonly SectionRecord[], loadNote: string
       ? `All ${summary.length} targets met.`
       : `${summary.length - missed.length} of ${summary.length} targets met; missed: ${missed.map((r) => r.figure).join('; ')}.`,
   );
+  const outOfReach = missed.filter((r) => r.outOfReach !== undefined);
+  if (outOfReach.length > 0)
+    out.push(
+      '',
+      `Out of this machine's reach, as measured: ${outOfReach.map((r) => `${r.figure} (${r.outOfReach})`).join('; ')}.`,
+    );
   if (loadNote) out.push('', loadNote);
   return out.join('\n');
 }

@@ -1,6 +1,14 @@
 /** Section 10's figures: the floor's turn, and the verdict that says whether a target is out of reach. */
 import { describe, expect, it } from 'vitest';
-import { floorTable, floorTurnOf, type FloorData, type FloorTool } from '../../src/bench/floor.js';
+import {
+  floorTable,
+  floorTurnOf,
+  floorTurnsAt,
+  sumOfFloors,
+  tpsVerdict,
+  type FloorData,
+  type FloorThreads,
+} from '../../src/bench/floor.js';
 import type { ToolFigures } from '../../src/bench/sysbench-figures.js';
 
 const tool = (tps: number, usPerStatement: number): ToolFigures => ({
@@ -9,7 +17,7 @@ const tool = (tps: number, usPerStatement: number): ToolFigures => ({
   client: { usPerTransaction: usPerStatement, coresUsed: (tps * usPerStatement) / 1e6, usPerStatement },
 });
 
-const data = (tools: Record<FloorTool, ToolFigures>): FloorData => ({
+const data = (tools: FloorThreads['tools']): FloorData => ({
   tables: 4,
   tableSize: 100_000,
   seconds: 15,
@@ -48,9 +56,49 @@ describe('section 10: the floor', () => {
     });
     expect(withMaria).toContain('MariaDB 10.11.19-MariaDB, the same tables');
     expect(withMaria).toContain('sysbench 1.0.20 (C, libmysqlclient), runs together');
-    expect(withMaria.match(/within a Node\.js client's reach/g)).toHaveLength(2);
+    // Each table judges CPU and TPS.
+    expect(withMaria.match(/within a Node\.js client's reach/g)).toHaveLength(4);
     expect(floorTable({ ...data(tools), mariadb: { error: 'no mariadbd' } })).toContain(
       'MariaDB: not measured: no mariadbd',
     );
+  });
+
+  it('runs the loop in one process per connection only above one thread', () => {
+    expect(floorTurnsAt(1)).not.toContain('floors');
+    expect(floorTurnsAt(4).filter((t) => t === 'floors')).toHaveLength(2);
+    // Each tool twice, in mirrored order, so that a drift over the section weighs on all alike.
+    const four = floorTurnsAt(4);
+    expect([...four].reverse()).toEqual(four);
+  });
+
+  it('adds loops run side by side: their rates, and their CPU over all their statements', () => {
+    const sum = sumOfFloors([
+      { statements: 100_000, seconds: 10, cpuS: 2 },
+      { statements: 120_000, seconds: 12, cpuS: 3 },
+    ]);
+    expect(sum.statements / sum.seconds).toBeCloseTo(20_000, 6);
+    expect(sum.cpuS).toBe(5);
+    expect(floorTurnOf(sum).figures.client.usPerStatement).toBeCloseTo((5 * 1e6) / sum.statements, 1);
+  });
+
+  it("says the TPS target is out of reach only when the loop's best, one process or one per connection, misses it", () => {
+    const row = (floor: number, floors: number | undefined): FloorThreads => ({
+      threads: 4,
+      turns: [],
+      tools: {
+        sysbench: tool(40_000, 17),
+        floor: tool(floor, 20),
+        txbench: tool(30_000, 21),
+        ...(floors === undefined ? {} : { floors: tool(floors, 24) }),
+      },
+    });
+    expect(tpsVerdict(row(27_000, 35_000)).text).toMatch(
+      /made 0\.675× in one process and 0\.875× in one per connection \(< 0\.95\), so .* out of reach as measured/,
+    );
+    expect(tpsVerdict(row(27_000, 39_000)).text).toMatch(/0\.975× in one per connection \(≥ 0\.95: within/);
+    expect(tpsVerdict(row(39_000, undefined)).text).toMatch(/made 0\.975× \(≥ 0\.95: within/);
+    const table = floorTable({ ...data(row(27_000, 35_000).tools), rows: [row(27_000, 35_000)] });
+    expect(table).toContain('the floor, one process per connection, runs together');
+    expect(table).toContain('Against its target of TPS ≥ 0.95× sysbench');
   });
 });

@@ -98,13 +98,7 @@ export class BinaryExecutor {
    * Executes prepared statement `id` if mysql2 is idle (no command running or queued) and the
    * connection is sound; false leaves the statement to mysql2. `done` is called once.
    */
-  execute(
-    id: number,
-    sql: string,
-    values: readonly TextValue[],
-    countOnly: boolean,
-    done: StatementCallback,
-  ): boolean {
+  execute(id: number, values: readonly TextValue[], countOnly: boolean, done: StatementCallback): boolean {
     const core = this.core;
     if (
       this.reader !== undefined ||
@@ -115,7 +109,7 @@ export class BinaryExecutor {
       core._closing
     )
       return false;
-    this.reader = new AnswerReader(this.context, countOnly, sql);
+    this.reader = new AnswerReader(this.context, countOnly);
     this.done = done;
     core.write(executePacket(id, values, this.queryAttributes));
     return true;

@@ -143,13 +143,12 @@ export interface AnswerContext {
   errorName(errno: number): string | undefined;
 }
 
-/** A server error as mysql2 builds it from an ERR packet (message, code, errno, sqlState, sqlMessage, sql). */
+/** A server error as mysql2 builds it from an ERR packet (message, code, errno, sqlState, sqlMessage). */
 export interface ServerError extends Error {
   code?: string | undefined;
   errno: number;
   sqlState: string;
   sqlMessage: string;
-  sql: string;
 }
 
 interface Column {
@@ -182,7 +181,6 @@ export class AnswerReader {
   constructor(
     private readonly context: AnswerContext,
     private readonly countOnly: boolean,
-    private readonly sql: string,
   ) {}
 
   feed(chunk: Buffer): number {
@@ -216,7 +214,7 @@ export class AnswerReader {
   private packet(buf: Buffer, start: number, end: number): boolean {
     const first = buf[start]!;
     if (first === 0xff) {
-      this.error = serverError(buf, start, end, this.sql, this.context);
+      this.error = serverError(buf, start, end, this.context);
       return true;
     }
     switch (this.state) {
@@ -409,14 +407,8 @@ function timeText(buf: Buffer, c: { pos: number }): string {
   return `${negative ? '-' : ''}${pad(2, days * 24 + h)}:${pad(2, m)}:${pad(2, s)}${fraction}`;
 }
 
-/** mysql2's Packet.asError plus the statement's SQL, as its Execute command hands it over. */
-function serverError(
-  buf: Buffer,
-  start: number,
-  end: number,
-  sql: string,
-  context: AnswerContext,
-): ServerError {
+/** mysql2's Packet.asError (its Execute of a prepared handle adds no SQL to it). */
+function serverError(buf: Buffer, start: number, end: number, context: AnswerContext): ServerError {
   const errno = buf.readUInt16LE(start + 1);
   let at = start + 3;
   let sqlState = '';
@@ -430,6 +422,5 @@ function serverError(
   err.errno = errno;
   err.sqlState = sqlState;
   err.sqlMessage = message;
-  err.sql = sql;
   return err;
 }

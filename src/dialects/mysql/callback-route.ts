@@ -41,7 +41,6 @@ export interface MysqlPrepared extends PreparedStatement {
 /** What mysql2's PrepareStatementInfo holds beyond its typings. */
 interface HandleFields {
   readonly id: number;
-  readonly query: string;
   readonly columns?: readonly ColumnShape[];
 }
 
@@ -117,8 +116,8 @@ export class MysqlCallbackRoute implements CallbackRoute {
   ): boolean {
     const prepared = statement as Partial<MysqlPrepared>;
     if (this.executor === undefined || prepared.binary !== true) return false;
-    const { id, query } = prepared.handle as unknown as HandleFields;
-    return this.executor.execute(id, query, values, countOnly, done);
+    const { id } = prepared.handle as unknown as HandleFields;
+    return this.executor.execute(id, values, countOnly, done);
   }
 
   runText(sql: string, done: StatementCallback): void {

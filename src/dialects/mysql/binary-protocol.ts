@@ -171,7 +171,9 @@ export class AnswerReader {
   result: TextResult | undefined;
   error: ServerError | undefined;
   private state: State = 'first';
-  private partial: Buffer | undefined;
+  /** The start of a packet not yet whole, in the chunks it came in (joined once it is whole). */
+  private partial: Buffer[] = [];
+  private partialLength = 0;
   private parts: Buffer[] = [];
   private columns: Column[] = [];
   private columnCount = 0;
@@ -184,9 +186,17 @@ export class AnswerReader {
   ) {}
 
   feed(chunk: Buffer): number {
-    const carried = this.partial?.length ?? 0;
-    const data = carried === 0 ? chunk : Buffer.concat([this.partial!, chunk]);
-    this.partial = undefined;
+    let data = chunk;
+    let carried = 0;
+    if (this.partialLength > 0) {
+      this.partial.push(chunk);
+      this.partialLength += chunk.length;
+      if (this.partialLength < this.partialNeeds()) return -1;
+      carried = this.partialLength - chunk.length;
+      data = Buffer.concat(this.partial, this.partialLength);
+      this.partial = [];
+      this.partialLength = 0;
+    }
     let at = 0;
     while (data.length - at >= 4) {
       const length = data.readUIntLE(at, 3);
@@ -206,8 +216,18 @@ export class AnswerReader {
       }
       if (ended) return at - carried;
     }
-    if (at < data.length) this.partial = Buffer.from(data.subarray(at));
+    if (at < data.length) {
+      this.partial.push(data.subarray(at));
+      this.partialLength = data.length - at;
+    }
     return -1;
+  }
+
+  /** How many bytes the partial packet needs to be whole, its header included. */
+  private partialNeeds(): number {
+    if (this.partialLength < 4) return 4;
+    if (this.partial[0]!.length < 4) this.partial = [Buffer.concat(this.partial, this.partialLength)];
+    return 4 + this.partial[0]!.readUIntLE(0, 3);
   }
 
   /** Takes one packet's payload `buf[start, end)`; true when it ended the answer. */

@@ -38,6 +38,9 @@ interface Mysql2Tables {
 
 let tables: Mysql2Tables | undefined;
 
+/** One executor per connection, however many routes are made on it: its parser is wrapped once. */
+const executors = new WeakMap<object, BinaryExecutor>();
+
 /** mysql2's own character-set and error-name tables and string decoder, so text and errors match its. */
 function mysql2Tables(): Mysql2Tables {
   if (tables === undefined) {
@@ -91,7 +94,12 @@ export class BinaryExecutor {
   static attach(connection: CoreConnection): BinaryExecutor | undefined {
     const core = connection as unknown as Internals;
     if (core.config.compress || typeof core.packetParser?.execute !== 'function') return undefined;
-    return new BinaryExecutor(core, core.packetParser);
+    let executor = executors.get(core);
+    if (executor === undefined) {
+      executor = new BinaryExecutor(core, core.packetParser);
+      executors.set(core, executor);
+    }
+    return executor;
   }
 
   /**

@@ -36,24 +36,20 @@ interface Mysql2Tables {
   readonly decode: (buf: Buffer, encoding: string, start: number, end: number) => string;
 }
 
-let tables: Mysql2Tables | undefined;
-
-/** One executor per connection, however many routes are made on it: its parser is wrapped once. */
-const executors = new WeakMap<object, BinaryExecutor>();
+/** Where a connection keeps its executor: one per connection, however many routes are made on it. */
+const EXECUTOR = Symbol('txbench binary executor');
 
 /** mysql2's own character-set and error-name tables and string decoder, so text and errors match its. */
 function mysql2Tables(): Mysql2Tables {
-  if (tables === undefined) {
-    const require = createRequire(import.meta.url);
-    // mysql2's package exports hide lib/; its files are reached by path.
-    const lib = join(dirname(require.resolve('mysql2')), 'lib');
-    tables = {
-      encodings: require(join(lib, 'constants/charset_encodings.js')) as string[],
-      errorNames: require(join(lib, 'constants/errors.js')) as Record<number, string>,
-      decode: (require(join(lib, 'parsers/string.js')) as Pick<Mysql2Tables, 'decode'>).decode,
-    };
-  }
-  return tables;
+  // Node's module cache makes every call after the first cheap.
+  const require = createRequire(import.meta.url);
+  // mysql2's package exports hide lib/; its files are reached by path.
+  const lib = join(dirname(require.resolve('mysql2')), 'lib');
+  return {
+    encodings: require(join(lib, 'constants/charset_encodings.js')) as string[],
+    errorNames: require(join(lib, 'constants/errors.js')) as Record<number, string>,
+    decode: (require(join(lib, 'parsers/string.js')) as Pick<Mysql2Tables, 'decode'>).decode,
+  };
 }
 
 /** The error mysql2 gives a command when the server closes the connection under it. */
@@ -94,12 +90,9 @@ export class BinaryExecutor {
   static attach(connection: CoreConnection): BinaryExecutor | undefined {
     const core = connection as unknown as Internals;
     if (core.config.compress || typeof core.packetParser?.execute !== 'function') return undefined;
-    let executor = executors.get(core);
-    if (executor === undefined) {
-      executor = new BinaryExecutor(core, core.packetParser);
-      executors.set(core, executor);
-    }
-    return executor;
+    const holder = core as Internals & { [EXECUTOR]?: BinaryExecutor };
+    holder[EXECUTOR] ??= new BinaryExecutor(core, core.packetParser);
+    return holder[EXECUTOR];
   }
 
   /**

@@ -47,7 +47,7 @@ const T = {
 } as const;
 
 /** Types this reader decodes as mysql2 does; JSON, GEOMETRY, VECTOR and the like are not among them. */
-const DECODED = new Set<number>(Object.values(T));
+const DECODED: ReadonlySet<number> = new Set<number>(Object.values(T));
 
 /** A column as mysql2's ColumnDefinition describes it (the prepared handle's `columns`). */
 export interface ColumnShape {
@@ -160,7 +160,7 @@ interface Column {
 
 type State = 'first' | 'columns' | 'columnsEof' | 'rows';
 
-const NO_ROWS: TextRows = [];
+const NO_ROWS: readonly (readonly TextValue[])[] = [];
 const EMPTY_ROW: readonly TextValue[] = [];
 
 /**

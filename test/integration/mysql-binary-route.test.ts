@@ -118,6 +118,7 @@ describe('the MySQL callback route’s binary hot path on MariaDB', () => {
     const reader = new AnswerReader(
       {
         extendedMetadata: core._mariadbExtendedMetadata === true,
+        isUtf8: (charset) => charset !== 8,
         decode: (buf, start, end, charset) => buf.toString(charset === 8 ? 'latin1' : 'utf8', start, end),
         errorName: () => undefined,
       },

@@ -79,6 +79,7 @@ async function mysql2Answer(
 
 const context = (extendedMetadata = false): AnswerContext => ({
   extendedMetadata,
+  isUtf8: (charset) => charset !== 8,
   decode: (buf, start, end, charset) => buf.toString(charset === 8 ? 'latin1' : 'utf8', start, end),
   errorName: (errno) => (errno === 1062 ? 'ER_DUP_ENTRY' : undefined),
 });

@@ -73,10 +73,8 @@ export class BinaryExecutor {
     const { encodings, errorNames, decode } = mysql2Tables();
     this.context = {
       extendedMetadata: core._mariadbExtendedMetadata === true,
-      decode: (buf, start, end, charset) => {
-        const encoding = charset === BINARY_CHARSET ? 'utf8' : (encodings[charset] ?? 'utf8');
-        return encoding === 'utf8' ? buf.toString('utf8', start, end) : decode(buf, encoding, start, end);
-      },
+      isUtf8: (charset) => charset === BINARY_CHARSET || encodings[charset] === 'utf8',
+      decode: (buf, start, end, charset) => decode(buf, encodings[charset] ?? 'utf8', start, end),
       errorName: (errno) => errorNames[errno],
     };
     this.queryAttributes =

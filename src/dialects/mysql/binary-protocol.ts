@@ -137,7 +137,9 @@ export function executePacket(id: number, values: readonly TextValue[], queryAtt
 export interface AnswerContext {
   /** MariaDB's extended column metadata was negotiated (a block more in each column definition). */
   readonly extendedMetadata: boolean;
-  /** Decodes bytes of a column in `charset` (a collation number) as mysql2 does. */
+  /** Whether mysql2 decodes a column in `charset` (a collation number) as UTF-8 (or as bytes, then UTF-8). */
+  isUtf8(charset: number): boolean;
+  /** Decodes bytes of a column in `charset` as mysql2 does. */
   decode(buf: Buffer, start: number, end: number, charset: number): string;
   /** mysql2's error code name for a server error number. */
   errorName(errno: number): string | undefined;
@@ -156,7 +158,11 @@ interface Column {
   readonly unsigned: boolean;
   readonly decimals: number;
   readonly charset: number;
+  readonly utf8: boolean;
 }
+
+/** Node's Buffer.prototype.utf8Slice (mysql2 uses it too): toString('utf8') without its checks. */
+type Slicing = Buffer & { utf8Slice?(start: number, end: number): string };
 
 type State = 'first' | 'columns' | 'columnsEof' | 'rows';
 
@@ -314,6 +320,7 @@ export class AnswerReader {
       // A type this reader does not know (or MariaDB's JSON) goes out as its bytes' text.
       type: json || !DECODED.has(type) ? T.VAR_STRING : type,
       charset: buf.readUInt16LE(at),
+      utf8: this.context.isUtf8(buf.readUInt16LE(at)),
       unsigned: (buf.readUInt16LE(at + 7) & UNSIGNED_FLAG) !== 0,
       decimals: buf[at + 9]!,
     };
@@ -368,7 +375,9 @@ export class AnswerReader {
       default: {
         const size = lengthCoded(buf, c);
         c.pos += size;
-        return this.context.decode(buf, c.pos - size, c.pos, col.charset);
+        const b = buf as Slicing;
+        if (!col.utf8) return this.context.decode(buf, c.pos - size, c.pos, col.charset);
+        return b.utf8Slice ? b.utf8Slice(c.pos - size, c.pos) : buf.toString('utf8', c.pos - size, c.pos);
       }
     }
   }

@@ -7,6 +7,10 @@
  *
  * mysql2 keeps the statements it prepares in its own per-connection cache too, by the same key as
  * `execute(sql)` uses: the route and the promise-based session share one server-side statement.
+ *
+ * `run` and `count` take the hot path of binary-executor.ts (the execute written and its answer
+ * read without mysql2) when mysql2 is idle and the statement's columns are all of types it decodes
+ * as mysql2 does; otherwise mysql2 executes the statement as before.
  */
 import type {
   Connection as CoreConnection,
@@ -23,11 +27,21 @@ import type {
   TextRows,
   TextValue,
 } from '../connections.js';
+import { BinaryExecutor } from './binary-executor.js';
+import { decodesAll, type ColumnShape } from './binary-protocol.js';
 import type { Connection } from './connect.js';
 
 /** A statement prepared on one connection, as the route hands it out. */
 export interface MysqlPrepared extends PreparedStatement {
   readonly handle: PrepareStatementInfo;
+  /** Its answer's columns, as far as preparing told them, are all of types the hot path decodes. */
+  readonly binary: boolean;
+}
+
+/** What mysql2's PrepareStatementInfo holds beyond its typings. */
+interface HandleFields {
+  readonly id: number;
+  readonly columns?: readonly ColumnShape[];
 }
 
 /** What mysql2 answers a statement with (a CALL: its result sets, then an OK packet). */
@@ -41,6 +55,7 @@ export class MysqlCallbackRoute implements CallbackRoute {
   private readonly cache = new Map<string, Promise<MysqlPrepared>>();
   /** The statements whose preparing has finished, for the hot path to take without a promise. */
   private readonly ready = new Map<string, MysqlPrepared>();
+  private readonly executor: BinaryExecutor | undefined;
 
   constructor(conn: Connection) {
     // The promise wrapper's connection underneath (mysql2 3.x: `connection`; its typings name it
@@ -48,6 +63,7 @@ export class MysqlCallbackRoute implements CallbackRoute {
     const core = (conn as unknown as { connection?: CoreConnection }).connection;
     if (core === undefined) throw new Error('mysql2 connection without its callback connection');
     this.core = core;
+    this.executor = BinaryExecutor.attach(core);
   }
 
   prepare(sql: string): Promise<MysqlPrepared> {
@@ -56,7 +72,10 @@ export class MysqlCallbackRoute implements CallbackRoute {
       p = new Promise<MysqlPrepared>((resolve, reject) => {
         this.core.prepare(sql, (err, handle) => {
           if (err) reject(err);
-          else resolve({ name: String((handle as unknown as { id: number }).id), handle });
+          else {
+            const { id, columns } = handle as unknown as HandleFields;
+            resolve({ name: String(id), handle, binary: decodesAll(columns) });
+          }
         });
       });
       p.then(
@@ -74,6 +93,7 @@ export class MysqlCallbackRoute implements CallbackRoute {
   }
 
   run(statement: PreparedStatement, values: readonly TextValue[], done: StatementCallback): void {
+    if (this.hotPath(statement, values, false, done)) return;
     handleOf(statement).execute(values, (err: QueryError | null, result: Answer) => {
       if (err) return done(err, EMPTY_RESULT);
       done(undefined, textResult(result, false));
@@ -81,10 +101,23 @@ export class MysqlCallbackRoute implements CallbackRoute {
   }
 
   count(statement: PreparedStatement, values: readonly TextValue[], done: StatementCallback): void {
+    if (this.hotPath(statement, values, true, done)) return;
     handleOf(statement).execute(values, (err: QueryError | null, result: Answer) => {
       if (err) return done(err, EMPTY_RESULT);
       done(undefined, textResult(result, true));
     });
+  }
+
+  private hotPath(
+    statement: PreparedStatement,
+    values: readonly TextValue[],
+    countOnly: boolean,
+    done: StatementCallback,
+  ): boolean {
+    const prepared = statement as Partial<MysqlPrepared>;
+    if (this.executor === undefined || prepared.binary !== true) return false;
+    const { id } = prepared.handle as unknown as HandleFields;
+    return this.executor.execute(id, values, countOnly, done);
   }
 
   runText(sql: string, done: StatementCallback): void {

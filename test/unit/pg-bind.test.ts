@@ -1,7 +1,8 @@
 import { serialize } from 'pg-protocol';
 import { describe, expect, it } from 'vitest';
-import { MessageEncoder } from '../../src/dialects/postgres/wire/bind.js';
+import { MessageEncoder, type WireParameter } from '../../src/dialects/postgres/wire/bind.js';
 import type { WireValue } from '../../src/dialects/postgres/wire/connection.js';
+import { arrayLiteral } from '../../src/dialects/postgres/wire/session.js';
 
 /** What pg-protocol's serializer sends for the same call: the bytes the fast writer must match. */
 const reference = (statement: string, values: WireValue[]): Buffer =>
@@ -75,6 +76,29 @@ describe('Bind/Execute/Sync writer', () => {
       expect(pipelineMessage(calls)).toEqual(
         Buffer.concat([begin, reference('txb3', ['1', null]), commit, SYNC]),
       );
+  });
+
+  it('writes a number as String(n) and an array of numbers as its array literal, byte for byte', () => {
+    const asText = (v: WireParameter): WireValue =>
+      typeof v === 'number' ? String(v) : Array.isArray(v) ? arrayLiteral(v) : (v as WireValue);
+    const cases: WireParameter[][] = [
+      [1, 10, 2104, 0, -0, -7, 99_999, 100_000, 2 ** 31, -(2 ** 31), Number.MAX_SAFE_INTEGER],
+      [Number.MIN_SAFE_INTEGER, 2 ** 53, 1e21, 12.5, -0.25, NaN, Infinity, -Infinity],
+      [[], [7], [1, 2, 3], [100_000, 1, 99_999, 10, -3], [1.5, 2 ** 60]],
+      ['3', 3, null, [4, 5], '', 'BARBARBAR', [6]],
+    ];
+    const next = seeded(32);
+    for (let round = 0; round < 500; round++) {
+      const int = (): number => Math.floor((next() - 0.2) * 10 ** Math.floor(next() * 16));
+      cases.push([int(), Array.from({ length: Math.floor(next() * 15) }, int), int()]);
+    }
+    for (const values of cases) {
+      const text = values.map(asText);
+      expect(bindExecuteSync('txb1', values)).toEqual(Buffer.concat([reference('txb1', text), SYNC]));
+      expect(pipelineMessage([{ statement: { name: 'txb2' }, values }])).toEqual(
+        Buffer.concat([reference('txb2', text), SYNC]),
+      );
+    }
   });
 
   it('hands out a buffer of its own each time (a later call does not overwrite an earlier one)', () => {

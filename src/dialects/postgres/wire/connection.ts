@@ -14,7 +14,7 @@ import net from 'node:net';
 import { serialize } from 'pg-protocol';
 import type { BackendMessage, DataRowMessage, RowDescriptionMessage } from 'pg-protocol/dist/messages.js';
 import type { BackendKey } from '../cancel.js';
-import { copyDataHeader, MessageEncoder } from './bind.js';
+import { copyDataHeader, MessageEncoder, type WireParameter } from './bind.js';
 import { endsOnMessageBoundary, rowCountingParser } from './row-counting-parser.js';
 import { md5PasswordResponse, SCRAM_MECHANISM, scramClient, type ScramClient } from './scram.js';
 import type { WireTarget } from './target.js';
@@ -51,7 +51,7 @@ export type WireCallback = (err: Error | undefined, result: WireResult) => void;
  * time: PostgreSQL 15's pg_stat_statements counts a named, re-executed utility statement once.
  */
 export type PipelineCall =
-  { readonly statement: Prepared; readonly values: readonly WireValue[] } | { readonly text: string };
+  { readonly statement: Prepared; readonly values: readonly WireParameter[] } | { readonly text: string };
 
 /** Each statement's result in order, up to the first that failed (the server skips the rest). */
 export type PipelineCallback = (err: Error | undefined, results: readonly WireResult[]) => void;
@@ -70,6 +70,8 @@ interface Pending {
   error: Error | undefined;
   columns: { name: string; typeId: number }[] | undefined;
   done: (err: Error | undefined, call: Pending) => void;
+  /** A single statement's caller (`execute`, `count`, `query`): `done` hands it the last result. */
+  single: WireCallback | undefined;
   /** Its rows are counted, not read: each arrives as an empty row (`count`). */
   countOnly: boolean;
   /** For `copyIn`: starts sending the rows once the server is ready for them. */
@@ -350,21 +352,21 @@ export class WireConnection {
   }
 
   /** Runs a prepared statement with text parameters; `done` gets its rows or the server's error. */
-  execute(statement: Pick<Prepared, 'name'>, values: readonly WireValue[], done: WireCallback): void {
-    this.send(this.out.bindExecuteSync(statement.name, values), toLastResult(done));
+  execute(statement: Pick<Prepared, 'name'>, values: readonly WireParameter[], done: WireCallback): void {
+    this.send(this.out.bindExecuteSync(statement.name, values), toSingle, false, done);
   }
 
   /**
    * `execute` for a caller that reads only how many rows came back: `result.rows` holds that many
    * empty rows, and nothing of their values is turned into strings.
    */
-  count(statement: Pick<Prepared, 'name'>, values: readonly WireValue[], done: WireCallback): void {
-    this.send(this.out.bindExecuteSync(statement.name, values), toLastResult(done), true);
+  count(statement: Pick<Prepared, 'name'>, values: readonly WireParameter[], done: WireCallback): void {
+    this.send(this.out.bindExecuteSync(statement.name, values), toSingle, true, done);
   }
 
   /** `simple` on a callback: SQL without parameters (BEGIN, COMMIT), its bytes made once per text. */
   query(text: string, done: WireCallback): void {
-    this.send(this.out.simpleQueryMessage(text), toLastResult(done));
+    this.send(this.out.simpleQueryMessage(text), toSingle, false, done);
   }
 
   /**
@@ -378,7 +380,7 @@ export class WireConnection {
   }
 
   /** `execute` as a promise. */
-  run(statement: Prepared, values: readonly WireValue[]): Promise<WireResult> {
+  run(statement: Prepared, values: readonly WireParameter[]): Promise<WireResult> {
     return new Promise((resolve, reject) =>
       this.execute(statement, values, (err, result) => (err ? reject(err) : resolve(result))),
     );
@@ -438,13 +440,14 @@ export class WireConnection {
     );
   }
 
-  private send(message: Buffer, done: Pending['done'], countOnly = false): Pending {
+  private send(message: Buffer, done: Pending['done'], countOnly = false, single?: WireCallback): Pending {
     const call: Pending = {
       rows: [],
       results: [],
       error: undefined,
       columns: undefined,
       done,
+      single,
       countOnly,
       copy: undefined,
     };
@@ -490,11 +493,8 @@ export class WireConnection {
 }
 
 /** A single call's result: its (last) statement's rows and tag. */
-const lastResult = (call: Pending): WireResult =>
-  call.results[call.results.length - 1] ?? { rows: [], tag: '' };
-/** A call's `done` that hands its single result on to `done`. */
-function toLastResult(done: WireCallback): Pending['done'] {
-  return (err, call) => done(err, lastResult(call));
-}
+const lastResult = (call: Pending): WireResult => call.results[call.results.length - 1] ?? NO_RESULT;
+/** The `done` of a single statement's call: its result to its caller (one function for all, no closure per call). */
+const toSingle: Pending['done'] = (err, call) => call.single!(err, lastResult(call));
 
 const saslData = (msg: BackendMessage): string => (msg as unknown as { data: string }).data;

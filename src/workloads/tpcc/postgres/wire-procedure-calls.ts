@@ -1,10 +1,11 @@
 /**
  * `--procedures` on the wire path (dialects/postgres/wire): the same five function calls as
- * procedure-calls.ts, each one prepared statement run with text parameters, its answer read as
- * the one value (or, for Order-Status, the rows) the transaction needs. Written on the wire
+ * procedure-calls.ts, each one prepared statement run with text parameters (numbers written
+ * straight into the Bind, bind.ts), its answer read as the one value (or, for Order-Status, the
+ * rows) the transaction needs; the calls whose answer no one reads only count its rows. Written on the wire
  * client's callbacks, so that a transaction passes no promise on its way (bodies.ts).
  */
-import { arrayLiteral, rowObjects, type WireSlot } from '../../../dialects/postgres/wire/session.js';
+import { rowObjects, type WireSlot } from '../../../dialects/postgres/wire/session.js';
 import { promisedOperations, type TpccCallbackOperations } from '../bodies.js';
 import { describeCustomer } from '../customer-by-name.js';
 import { centsToDecimal } from '../inputs.js';
@@ -37,16 +38,9 @@ const codeOf = (err: unknown): string =>
 
 export const wireProcedureCalls: TpccCallbackOperations<WireSlot> = {
   newOrder(slot, w, input, done) {
-    slot.conn.execute(
+    slot.conn.count(
       slot.prepared[NEW_ORDER]!,
-      [
-        String(w),
-        String(input.d),
-        String(input.c),
-        arrayLiteral(input.itemIds),
-        arrayLiteral(input.supplyWarehouses),
-        arrayLiteral(input.quantities),
-      ],
+      [w, input.d, input.c, input.itemIds, input.supplyWarehouses, input.quantities],
       (err) =>
         // The function raised "item number is not valid": the spec's 1% rollback, a complete transaction.
         done(err !== undefined && input.rollback && codeOf(err) === ITEM_NOT_FOUND ? undefined : err),
@@ -55,14 +49,14 @@ export const wireProcedureCalls: TpccCallbackOperations<WireSlot> = {
 
   payment(slot, w, input, done) {
     const { d, cW, cD, customer } = input;
-    slot.conn.execute(
+    slot.conn.count(
       slot.prepared[PAYMENT]!,
       [
-        String(w),
-        String(d),
-        String(cW),
-        String(cD),
-        customer.byName ? '0' : String(customer.c),
+        w,
+        d,
+        cW,
+        cD,
+        customer.byName ? 0 : customer.c,
         customer.byName ? customer.last : '',
         centsToDecimal(input.amountCents),
       ],
@@ -75,12 +69,7 @@ export const wireProcedureCalls: TpccCallbackOperations<WireSlot> = {
     const statement = slot.prepared[ORDER_STATUS]!;
     slot.conn.execute(
       statement,
-      [
-        String(w),
-        String(d),
-        customer.byName ? '0' : String(customer.c),
-        customer.byName ? customer.last : '',
-      ],
+      [w, d, customer.byName ? 0 : customer.c, customer.byName ? customer.last : ''],
       (err, result) => {
         if (err !== undefined) return done(err);
         const rows = rowObjects(statement, result);
@@ -93,13 +82,13 @@ export const wireProcedureCalls: TpccCallbackOperations<WireSlot> = {
   },
 
   delivery(slot, w, carrier, done) {
-    slot.conn.execute(slot.prepared[DELIVERY]!, [String(w), String(carrier)], (err, result) =>
+    slot.conn.execute(slot.prepared[DELIVERY]!, [w, carrier], (err, result) =>
       done(err, err === undefined ? Number(result.rows[0]?.[0] ?? 0) : 0),
     );
   },
 
   stockLevel(slot, w, d, threshold, done) {
-    slot.conn.execute(slot.prepared[STOCK_LEVEL]!, [String(w), String(d), String(threshold)], done);
+    slot.conn.count(slot.prepared[STOCK_LEVEL]!, [w, d, threshold], done);
   },
 };
 

@@ -323,7 +323,7 @@ export const floorCpuRatio = (r: FloorThreads): number =>
   (r.tools.floor.client.usPerStatement ?? NaN) / (r.tools.sysbench.client.usPerStatement ?? NaN);
 
 /** What the bare loop's best TPS says of the TPS target at one thread count. */
-export function tpsVerdict(r: FloorThreads): { outOfReach: boolean; text: string } {
+export function tpsVerdict(r: FloorThreads): { outOfReach: boolean; best: number; text: string } {
   const sb = r.tools.sysbench.tps;
   const one = r.tools.floor.tps / sb;
   const each = r.tools.floors === undefined ? undefined : r.tools.floors.tps / sb;
@@ -336,9 +336,10 @@ export function tpsVerdict(r: FloorThreads): { outOfReach: boolean; text: string
   return best < 0.95
     ? {
         outOfReach: true,
+        best,
         text: `${at} (< 0.95), so on this machine a Node.js client doing nothing but the protocol falls short of that target: out of reach as measured`,
       }
-    : { outOfReach: false, text: `${at} (≥ 0.95: within a Node.js client's reach)` };
+    : { outOfReach: false, best, text: `${at} (≥ 0.95: within a Node.js client's reach)` };
 }
 
 export function floorTable(d: FloorData): string {

@@ -203,27 +203,26 @@ const time = (negative: boolean, days: number, h: number, m: number, s: number, 
   return Buffer.concat([Buffer.from([body.length]), body]);
 };
 
-const T = {
-  DECIMAL: 0,
-  TINY: 1,
-  SHORT: 2,
-  LONG: 3,
-  FLOAT: 4,
-  DOUBLE: 5,
-  TIMESTAMP: 7,
-  LONGLONG: 8,
-  INT24: 9,
-};
-const T2 = {
-  DATE: 10,
-  TIME: 11,
-  DATETIME: 12,
-  YEAR: 13,
-  NEWDECIMAL: 246,
-  BLOB: 252,
-  VAR_STRING: 253,
-  STRING: 254,
-};
+/** mysql2's own column-type codes, so that the answers built here are typed as mysql2 reads them. */
+type TypeName =
+  | 'BLOB'
+  | 'DATE'
+  | 'DATETIME'
+  | 'DECIMAL'
+  | 'DOUBLE'
+  | 'FLOAT'
+  | 'INT24'
+  | 'LONG'
+  | 'LONGLONG'
+  | 'NEWDECIMAL'
+  | 'SHORT'
+  | 'STRING'
+  | 'TIME'
+  | 'TIMESTAMP'
+  | 'TINY'
+  | 'VAR_STRING'
+  | 'YEAR';
+const T = require(join(lib, 'constants/types.js')) as Record<TypeName, number>;
 
 const everyType: Col[] = [
   { type: T.TINY },
@@ -237,18 +236,18 @@ const everyType: Col[] = [
   { type: T.LONGLONG, unsigned: true },
   { type: T.FLOAT },
   { type: T.DOUBLE },
-  { type: T2.NEWDECIMAL, charset: 63 },
+  { type: T.NEWDECIMAL, charset: 63 },
   { type: T.DECIMAL, charset: 63 },
-  { type: T2.DATE, charset: 63 },
-  { type: T2.DATETIME, charset: 63 },
-  { type: T2.DATETIME, charset: 63, decimals: 6 },
+  { type: T.DATE, charset: 63 },
+  { type: T.DATETIME, charset: 63 },
+  { type: T.DATETIME, charset: 63, decimals: 6 },
   { type: T.TIMESTAMP, charset: 63, decimals: 3 },
-  { type: T2.TIME, charset: 63 },
-  { type: T2.YEAR, unsigned: true, charset: 63 },
-  { type: T2.VAR_STRING },
-  { type: T2.STRING },
-  { type: T2.BLOB, charset: 63 },
-  { type: T2.VAR_STRING, charset: 8 },
+  { type: T.TIME, charset: 63 },
+  { type: T.YEAR, unsigned: true, charset: 63 },
+  { type: T.VAR_STRING },
+  { type: T.STRING },
+  { type: T.BLOB, charset: 63 },
+  { type: T.VAR_STRING, charset: 8 },
 ];
 const everyTypeRows: (Buffer | null)[][] = [
   [
@@ -335,7 +334,7 @@ describe('AnswerReader', () => {
       'a CALL with two sets',
       Buffer.concat([
         resultSet(
-          [{ type: T.LONG }, { type: T2.VAR_STRING }],
+          [{ type: T.LONG }, { type: T.VAR_STRING }],
           [
             [le(4, 1n), lstr('a')],
             [le(4, 2n), null],
@@ -375,7 +374,7 @@ describe('AnswerReader', () => {
 
   it("reads MariaDB's extended column metadata, and a JSON column as its text", () => {
     const bytes = resultSet(
-      [{ type: T.LONG }, { type: T2.BLOB, json: true }],
+      [{ type: T.LONG }, { type: T.BLOB, json: true }],
       [[le(4, 1n), lstr('{"a":1}')]],
       0x0002,
       true,
@@ -401,7 +400,7 @@ describe('AnswerReader', () => {
   it('joins a row longer than one packet (16 MB) from its parts', () => {
     const long = 'z'.repeat(0xffffff);
     const payload = Buffer.concat([Buffer.from([0, 0]), lstr(long)]);
-    const head = Buffer.concat([packet(lenenc(1)), columnDef('c', { type: T2.VAR_STRING }, false), eof()]);
+    const head = Buffer.concat([packet(lenenc(1)), columnDef('c', { type: T.VAR_STRING }, false), eof()]);
     const frames: Buffer[] = [];
     for (let at = 0; at <= payload.length; at += 0xffffff)
       frames.push(packet(payload.subarray(at, at + 0xffffff)));

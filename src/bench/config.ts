@@ -4,6 +4,8 @@
  * Section 9 (a larger load, about 10 GB at its default 100 warehouses) runs only when picked.
  * Section 10 (the floor) runs by default; it is numbered after 9 because it came later.
  */
+import { SYSBENCH_SCRIPTS, type Script } from './sysbench-figures.js';
+
 export interface BenchConfig {
   scale: number;
   sections: ReadonlySet<number>;
@@ -43,13 +45,20 @@ export interface BenchConfig {
   sysbench: {
     tables: number;
     tableSize: number;
+    /** Section 7's scripts (all three unless BENCH_SYSBENCH_SCRIPTS picks some). */
+    scripts: readonly Script[];
     /** Each script runs at each of these thread counts (sysbench --threads, txbench --terminals). */
     threadCounts: readonly number[];
     warmupMs: number;
     durationMs: number;
   };
-  /** Section 10: sysbench's point select by sysbench, a bare Node.js socket loop and txbench. */
-  floor: { threadCounts: readonly number[]; warmupMs: number; durationMs: number };
+  /** Section 10: section 7's scripts by sysbench, a bare Node.js socket loop and txbench. */
+  floor: {
+    scripts: readonly Script[];
+    threadCounts: readonly number[];
+    warmupMs: number;
+    durationMs: number;
+  };
 }
 
 export const ENV_KEYS = [
@@ -64,6 +73,7 @@ export const ENV_KEYS = [
   'BENCH_LARGE_DEVICE_MB',
   'BENCH_SYSBENCH_TABLE_SIZE',
   'BENCH_SYSBENCH_THREADS',
+  'BENCH_SYSBENCH_SCRIPTS',
 ] as const;
 
 function numberList(text: string | undefined, fallback: readonly number[], name: string): number[] {
@@ -72,6 +82,17 @@ function numberList(text: string | undefined, fallback: readonly number[], name:
   if (list.some((n) => !Number.isFinite(n) || n < 0))
     throw new Error(`${name} must be a comma-separated list of numbers, not "${text}"`);
   return list;
+}
+
+function scriptList(text: string | undefined, name: string): Script[] {
+  if (text === undefined || text.trim() === '') return [...SYSBENCH_SCRIPTS];
+  const list = text.split(',').map((s) => s.trim());
+  const wrong = list.find((s) => !(SYSBENCH_SCRIPTS as readonly string[]).includes(s));
+  if (wrong !== undefined)
+    throw new Error(
+      `${name} must be a comma-separated list of ${SYSBENCH_SCRIPTS.join(', ')}, not "${wrong}"`,
+    );
+  return list as Script[];
 }
 
 function positiveInteger(text: string | undefined, fallback: number, name: string): number {
@@ -85,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   if (!Number.isFinite(scale) || scale <= 0)
     throw new Error(`BENCH_SCALE must be a number > 0, not "${env.BENCH_SCALE}"`);
   const ms = (fullMs: number, minMs = 1000): number => Math.max(minMs, Math.round(fullMs * scale));
+  const scripts = scriptList(env.BENCH_SYSBENCH_SCRIPTS, 'BENCH_SYSBENCH_SCRIPTS');
   const loadWarehouses = numberList(env.BENCH_LOAD_WAREHOUSES, [10], 'BENCH_LOAD_WAREHOUSES')[0] ?? 10;
   return {
     scale,
@@ -126,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
       tables: 4,
       tableSize:
         numberList(env.BENCH_SYSBENCH_TABLE_SIZE, [100_000], 'BENCH_SYSBENCH_TABLE_SIZE')[0] ?? 100_000,
+      scripts,
       threadCounts: numberList(env.BENCH_SYSBENCH_THREADS, [1, 4], 'BENCH_SYSBENCH_THREADS'),
       // 2 databases x 2 thread counts x 3 scripts x 4 turns: 48 runs. At 30 s (three times
       // sysbench's own default) a point-select turn still counts over 100,000 statements, and the
@@ -134,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
       durationMs: ms(30_000),
     },
     floor: {
+      scripts,
       threadCounts: numberList(env.BENCH_SYSBENCH_THREADS, [1, 4], 'BENCH_SYSBENCH_THREADS'),
       warmupMs: ms(3_000),
       durationMs: ms(15_000),

@@ -1,8 +1,8 @@
 /**
- * Section 10, the floor: sysbench's oltp_point_select on PostgreSQL 15 by sysbench 1.0.20, by a bare
- * Node.js socket loop (floor-child.ts: the least any JavaScript client can do per statement) and by
- * txbench, in turns (sysbench, floor, floors, txbench, txbench, floors, floor, sysbench; `floors`
- * the loop in one process per connection, above one thread) at each of section 7's thread counts.
+ * Section 10, the floor: section 7's sysbench scripts on PostgreSQL 15 by sysbench 1.0.20, by a
+ * bare Node.js socket loop (floor-child.ts: the least any JavaScript client can do per statement)
+ * and by txbench, in turns (sysbench, floor, floors, txbench, txbench, floors, floor, sysbench;
+ * `floors` the loop in one process per connection, above one thread) at each of its thread counts.
  * Where the floor's CPU per statement is itself further from sysbench's than section 7's target
  * allows, no Node.js client on one thread can meet it on this machine; where the loop's best TPS,
  * in one process or in several, is below the TPS target, the target is out of reach as measured:
@@ -16,7 +16,7 @@ import type { BenchConfig } from './config.js';
 import { formatTable, num, type Column } from './figures.js';
 import type { FloorRequest, FloorResult } from './floor-types.js';
 import type { PgCluster } from './pg-cluster.js';
-import { combineTurns, type SysbenchTurn, type ToolFigures } from './sysbench-figures.js';
+import { combineTurns, type Script, type SysbenchTurn, type ToolFigures } from './sysbench-figures.js';
 import { runSysbench, txbenchSysbenchTurn } from './sysbench.js';
 import { loadTables, onMariaDb, printable } from './sysbench-tables.js';
 import { round } from './txbench-run.js';
@@ -38,9 +38,11 @@ export const FLOOR_TURNS: readonly FloorTool[] = [
 export const floorTurnsAt = (threads: number): readonly FloorTool[] =>
   threads > 1 ? FLOOR_TURNS : FLOOR_TURNS.filter((t) => t !== 'floors');
 
-export type FloorTurn = Omit<SysbenchTurn, 'tool'> & { tool: FloorTool };
+/** `errors`: the loop's error answers, where there were any (its transactions count none of them). */
+export type FloorTurn = Omit<SysbenchTurn, 'tool'> & { tool: FloorTool; errors?: number };
 
 export interface FloorThreads {
+  script: Script;
   threads: number;
   turns: FloorTurn[];
   /** Each tool's runs together (`floors` only above one thread). */
@@ -69,7 +71,7 @@ const FLOOR_CHILD = new URL('./floor-child.js', import.meta.url);
 interface FloorTarget {
   url: string;
   sysbench: string[];
-  floor: Omit<FloorRequest, 'connections' | 'warmupMs' | 'durationMs'>;
+  floor: Omit<FloorRequest, 'script' | 'connections' | 'warmupMs' | 'durationMs'>;
   serverPid: number;
 }
 
@@ -129,7 +131,7 @@ const floorBase = (
 });
 
 const commandOf = (args: readonly string[]): string =>
-  `sysbench oltp_point_select ${printable(args).join(' ')} --threads=N run`;
+  `sysbench SCRIPT ${printable(args).join(' ')} --threads=N run`;
 
 /** The same turns on a MariaDB server started for them; its failure is recorded, not thrown. */
 function mariadbFloor(
@@ -170,40 +172,38 @@ async function runTurns(
 ): Promise<FloorThreads[]> {
   const seconds = Math.max(1, Math.round(cfg.durationMs / 1000));
   const rows: FloorThreads[] = [];
-  for (const threads of cfg.threadCounts) {
-    const turns: FloorTurn[] = [];
-    const order = floorTurnsAt(threads);
-    for (const [i, tool] of order.entries()) {
-      progress(`${threads} thread${threads === 1 ? '' : 's'}: ${i + 1}/${order.length} ${tool}`);
-      if (tool === 'sysbench')
-        turns.push(
-          await runSysbench(
-            cleanup,
-            'oltp_point_select',
-            [...target.sysbench, `--threads=${threads}`],
-            seconds,
-          ),
-        );
-      else if (tool === 'floor') turns.push(floorTurnOf(await runFloor(cleanup, target, cfg, threads)));
-      else if (tool === 'floors') {
-        const each = await Promise.all(
-          Array.from({ length: threads }, () => runFloor(cleanup, target, cfg, 1)),
-        );
-        turns.push({ ...floorTurnOf(sumOfFloors(each)), tool: 'floors' });
-      } else turns.push(await txbenchSysbenchTurn(cleanup, target, 'oltp_point_select', threads, cfg));
+  for (const script of cfg.scripts)
+    for (const threads of cfg.threadCounts) {
+      const turns: FloorTurn[] = [];
+      const order = floorTurnsAt(threads);
+      for (const [i, tool] of order.entries()) {
+        progress(`${script}, ${threads} thread${threads === 1 ? '' : 's'}: ${i + 1}/${order.length} ${tool}`);
+        if (tool === 'sysbench')
+          turns.push(
+            await runSysbench(cleanup, script, [...target.sysbench, `--threads=${threads}`], seconds),
+          );
+        else if (tool === 'floor')
+          turns.push(floorTurnOf(await runFloor(cleanup, target, cfg, script, threads)));
+        else if (tool === 'floors') {
+          const each = await Promise.all(
+            Array.from({ length: threads }, () => runFloor(cleanup, target, cfg, script, 1)),
+          );
+          turns.push({ ...floorTurnOf(sumOfFloors(each)), tool: 'floors' });
+        } else turns.push(await txbenchSysbenchTurn(cleanup, target, script, threads, cfg));
+      }
+      const of = (tool: FloorTool) => combineTurns(turns.filter((t) => t.tool === tool));
+      rows.push({
+        script,
+        threads,
+        turns,
+        tools: {
+          sysbench: of('sysbench'),
+          floor: of('floor'),
+          txbench: of('txbench'),
+          ...(order.includes('floors') ? { floors: of('floors') } : {}),
+        },
+      });
     }
-    const of = (tool: FloorTool) => combineTurns(turns.filter((t) => t.tool === tool));
-    rows.push({
-      threads,
-      turns,
-      tools: {
-        sysbench: of('sysbench'),
-        floor: of('floor'),
-        txbench: of('txbench'),
-        ...(order.includes('floors') ? { floors: of('floors') } : {}),
-      },
-    });
-  }
   return rows;
 }
 
@@ -211,10 +211,12 @@ function runFloor(
   cleanup: Cleanup,
   target: FloorTarget,
   cfg: BenchConfig['floor'],
+  script: Script,
   connections: number,
 ): Promise<FloorResult> {
   const request: FloorRequest = {
     ...target.floor,
+    script,
     connections,
     warmupMs: cfg.warmupMs,
     durationMs: cfg.durationMs,
@@ -227,38 +229,43 @@ function runFloor(
  * statements. Each counts its own window; the windows start together and last as long.
  */
 export function sumOfFloors(each: readonly FloorResult[]): FloorResult {
-  const rate = each.reduce((a, r) => a + r.statements / r.seconds, 0);
+  const rate = (count: (r: FloorResult) => number): number =>
+    each.reduce((a, r) => a + count(r) / r.seconds, 0);
   const seconds = each.reduce((a, r) => a + r.seconds, 0) / each.length;
   return {
-    statements: Math.round(rate * seconds),
+    statements: Math.round(rate((r) => r.statements) * seconds),
+    transactions: Math.round(rate((r) => r.transactions) * seconds),
+    errors: each.reduce((a, r) => a + r.errors, 0),
     seconds,
     cpuS: each.reduce((a, r) => a + r.cpuS, 0),
   };
 }
 
-/** The floor child's count and CPU as a turn (one statement per transaction, as point select has). */
+/** The floor child's counts and CPU as a turn: TPS by transactions, CPU per statement by statements. */
 export function floorTurnOf(r: FloorResult): FloorTurn {
-  const tps = r.statements / r.seconds;
-  const us = r.statements > 0 ? (r.cpuS * 1e6) / r.statements : 0;
+  const tps = r.transactions / r.seconds;
+  const perStatement = r.statements > 0 ? (r.cpuS * 1e6) / r.statements : 0;
+  const perTransaction = r.transactions > 0 ? (r.cpuS * 1e6) / r.transactions : 0;
   return {
     tool: 'floor',
     figures: {
       tps: round(tps),
-      qps: round(tps),
+      qps: round(r.statements / r.seconds),
       client: {
-        usPerTransaction: round(us, 1),
+        usPerTransaction: round(perTransaction, 1),
         coresUsed: round(r.cpuS / r.seconds, 3),
-        usPerStatement: round(us, 2),
+        usPerStatement: round(perStatement, 2),
       },
     },
-    transactions: r.statements,
+    transactions: r.transactions,
     statements: r.statements,
     clientCpuS: r.cpuS,
+    ...(r.errors > 0 ? { errors: r.errors } : {}),
   };
 }
 
 interface Row {
-  threads: number;
+  at: string;
   tool: string;
   f: ToolFigures;
   of?: ToolFigures;
@@ -267,7 +274,11 @@ interface Row {
 const ratio = (a: number | undefined, b: number | undefined): string =>
   a === undefined || b === undefined || b === 0 ? '' : `${num(round(a / b, 3))}×`;
 
-/** One database's turns as a table, and what they say of section 7's point-select targets. */
+/** `oltp_read_only, 4 threads`: a row's script and thread count, as the verdicts and the summary name them. */
+export const scriptAt = (r: Pick<FloorThreads, 'script' | 'threads'>): string =>
+  `${r.script}, ${r.threads} thread${r.threads === 1 ? '' : 's'}`;
+
+/** One database's turns as a table, and what they say of section 7's targets. */
 function floorDbTable(db: FloorDb, sysbenchDriver: string): string[] {
   const name: Record<FloorTool, string> = {
     sysbench: `sysbench 1.0.20 (C, ${sysbenchDriver})`,
@@ -275,17 +286,18 @@ function floorDbTable(db: FloorDb, sysbenchDriver: string): string[] {
     floors: 'the floor, one process per connection',
     txbench: 'txbench --workload sysbench',
   };
-  const rows: Row[] = db.rows.flatMap((r) => [
-    ...r.turns.map((t, i) => ({ threads: r.threads, tool: `${i + 1}. ${t.tool}`, f: t.figures })),
-    ...(['sysbench', 'floor', 'floors', 'txbench'] as const).flatMap((tool) => {
-      const f = r.tools[tool];
-      return f === undefined
-        ? []
-        : [{ threads: r.threads, tool: `${name[tool]}, runs together`, f, of: r.tools.sysbench }];
-    }),
-  ]);
+  const rows: Row[] = db.rows.flatMap((r) => {
+    const at = `${r.script}, ${r.threads} thr.`;
+    return [
+      ...r.turns.map((t, i) => ({ at, tool: `${i + 1}. ${t.tool}`, f: t.figures })),
+      ...(['sysbench', 'floor', 'floors', 'txbench'] as const).flatMap((tool) => {
+        const f = r.tools[tool];
+        return f === undefined ? [] : [{ at, tool: `${name[tool]}, runs together`, f, of: r.tools.sysbench }];
+      }),
+    ];
+  });
   const columns: Column<Row>[] = [
-    { header: 'threads', align: 'right', text: (r) => num(r.threads) },
+    { header: 'script, threads', align: 'left', text: (r) => r.at },
     { header: 'run', align: 'left', text: (r) => r.tool },
     { header: 'TPS', align: 'right', text: (r) => num(r.f.tps) },
     { header: 'client µs/stmt', align: 'right', text: (r) => num(r.f.client.usPerStatement) },
@@ -304,17 +316,28 @@ function floorDbTable(db: FloorDb, sysbenchDriver: string): string[] {
   // is what is reported against the TPS target.
   const cpuVerdicts = db.rows.map((r) => {
     const cpu = floorCpuRatio(r);
-    const at = `at ${r.threads} thread${r.threads === 1 ? '' : 's'}`;
+    const at = `at ${scriptAt(r)}`;
     return cpu > 1.5
       ? `${at} the floor's CPU per statement is ${num(round(cpu, 3))}× sysbench's (> 1.5), so no Node.js client on one thread can meet that target on this machine`
       : `${at} the floor's CPU per statement is ${num(round(cpu, 3))}× sysbench's (≤ 1.5: within a Node.js client's reach)`;
   });
+  const errors = db.rows.flatMap((r) =>
+    r.turns.flatMap((t, i) =>
+      t.errors === undefined ? [] : [`${scriptAt(r)}, turn ${i + 1}: ${num(t.errors)}`],
+    ),
+  );
   return [
     formatTable(columns, rows, 'markdown'),
     '',
-    `Against section 7's oltp_point_select target of client CPU per statement ≤ 1.5× sysbench's: ${cpuVerdicts.join('; ')}.`,
+    `Against section 7's targets of client CPU per statement ≤ 1.5× sysbench's: ${cpuVerdicts.join('; ')}.`,
     '',
-    `Against its target of TPS ≥ 0.95× sysbench's: ${db.rows.map((r) => tpsVerdict(r).text).join('; ')}.`,
+    `Against its targets of TPS ≥ 0.95× sysbench's: ${db.rows.map((r) => tpsVerdict(r).text).join('; ')}.`,
+    ...(errors.length === 0
+      ? []
+      : [
+          '',
+          `The loop's error answers (a duplicate key or a deadlock where two connections' writes met; sysbench ignores them too, and the loop's transactions count none of them): ${errors.join('; ')}.`,
+        ]),
   ];
 }
 
@@ -332,7 +355,7 @@ export function tpsVerdict(r: FloorThreads): { outOfReach: boolean; best: number
     each === undefined
       ? `${num(round(one, 3))}×`
       : `${num(round(one, 3))}× in one process and ${num(round(each, 3))}× in one per connection`;
-  const at = `at ${r.threads} thread${r.threads === 1 ? '' : 's'} the bare loop made ${made}`;
+  const at = `at ${scriptAt(r)} the bare loop made ${made}`;
   return best < 0.95
     ? {
         outOfReach: true,
@@ -349,7 +372,7 @@ export function floorTable(d: FloorData): string {
   return [
     `PostgreSQL 15: ${d.tables} tables x ${d.tableSize} rows (txbench loaded them in ${d.loadSeconds} s), ${d.seconds} s each run; ${load(d.loadAverage)}. Command: \`${d.command}\``,
     '',
-    "The floor: one socket per connection, the statements prepared once, each call one pre-built write with only the id changed (PostgreSQL: Bind/Execute/Sync, read through `onread` as far as its ReadyForQuery; MariaDB: the COM_STMT_EXECUTE bytes mysql2 wrote for its first call, read as far as the answer's last packet); no scheduler, no histogram, no promise, no row decoded; like txbench without `--workers`, one thread carries every connection. What it costs, any JavaScript client on one thread costs at least. Above one thread the same loop also runs in one process per connection, as sysbench runs one thread per connection: the most TPS a Node.js client got here.",
+    "The floor: one socket per connection, each of the script's statements prepared once per table, each call one pre-built write with only its ints changed (PostgreSQL: Bind/Execute/Sync, read through `onread` as far as its ReadyForQuery; MariaDB: the COM_STMT_EXECUTE bytes mysql2 wrote for its first call, its ids retyped as integers, read as far as the answer's last packet; BEGIN and COMMIT as COM_QUERY); txbench's steps for the script in its order, one round trip each, ids uniform, c and pad fixed strings; no scheduler, no histogram, no promise, no row decoded; like txbench without `--workers`, one thread carries every connection. What it costs, any JavaScript client on one thread costs at least. Above one thread the same loop also runs in one process per connection, as sysbench runs one thread per connection: the most TPS a Node.js client got here.",
     '',
     ...floorDbTable(d, 'libpq'),
     ...(m === undefined

@@ -159,8 +159,7 @@ async function main(cleanup: Cleanup): Promise<number> {
       {
         id: 10,
         key: 'floor',
-        title:
-          'the floor: sysbench point select by sysbench, a bare Node.js socket loop and txbench, in turns',
+        title: 'the floor: sysbench OLTP by sysbench, a bare Node.js socket loop and txbench, in turns',
         targets: [],
       },
       selected.has(10),

@@ -1,9 +1,11 @@
 /**
- * Counts the ends of a MySQL/MariaDB server's answers to COM_STMT_EXECUTE of a one-row select, in a
- * byte stream cut anywhere, without decoding them: an answer ends with the EOF/OK packet (0xfe,
- * under 9 bytes) that follows its row (a binary row starts 0x00; the column count and column
- * definitions before it never do, and the EOF between them comes before any row). An error
- * packet (0xff) ends the count with an error. The MariaDB half of section 10's floor.
+ * Counts the ends of a MySQL/MariaDB server's answers, in a byte stream cut anywhere, without
+ * decoding them. A SELECT's answer (COM_STMT_EXECUTE, binary rows) ends with the EOF/OK packet
+ * (0xfe, under 9 bytes) that follows its rows (a binary row starts 0x00; the column count and
+ * column definitions before it never do, and the EOF between them comes before any row): every
+ * SELECT the floor sends has a row. Any other statement's answer is one packet (`okAnswer`, set
+ * before it is sent). An error packet (0xff) ends an answer and is counted. The MariaDB half of
+ * section 10's floor.
  */
 const ROW = 0x00;
 const EOF = 0xfe;
@@ -16,6 +18,10 @@ export class MysqlFrames {
   private length = 0;
   private first = -1;
   private sawRow = false;
+  /** The answer being read is a single OK (not a result set). */
+  okAnswer = false;
+  /** Error packets read so far. */
+  errors = 0;
 
   /** Reads the first `n` bytes of `bytes`; returns how many answers ended in them. */
   feed(bytes: Uint8Array, n: number): number {
@@ -43,7 +49,12 @@ export class MysqlFrames {
   }
 
   private ended(): number {
-    if (this.first === ERROR) throw new Error('the server answered with an error packet');
+    if (this.first === ERROR) {
+      this.errors++;
+      this.sawRow = false;
+      return 1;
+    }
+    if (this.okAnswer) return 1;
     if (this.first === ROW) this.sawRow = true;
     else if (this.first === EOF && this.length < 9 && this.sawRow) {
       this.sawRow = false;

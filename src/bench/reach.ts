@@ -1,15 +1,15 @@
 /**
- * Section 7's point-select targets that section 10 measured out of this machine's reach, marked
+ * Section 7's targets that section 10 measured out of this machine's reach, marked
  * on the summary: a missed target whose floor (the least any Node.js client can do) misses it too
  * is not left to read as txbench's own shortfall. Only when both sections ran in the same sitting.
  */
 import type { SummaryRow } from './figures.js';
-import { floorCpuRatio, tpsVerdict, type FloorData, type FloorDb } from './floor.js';
+import { floorCpuRatio, scriptAt, tpsVerdict, type FloorData, type FloorDb } from './floor.js';
 import type { SectionRecord } from './sections.js';
 
 const CPU_RATIO = 1.5;
 
-/** Marks each of section 7's missed point-select targets that section 10 measured out of reach, with that measurement. */
+/** Marks each of section 7's missed targets that section 10 measured out of reach, with that measurement. */
 export function markOutOfReach(records: readonly SectionRecord[]): void {
   const sysbench = records.find((r) => r.key === 'sysbench' && r.status === 'ok');
   const floor = records.find((r) => r.key === 'floor' && r.status === 'ok');
@@ -19,7 +19,7 @@ export function markOutOfReach(records: readonly SectionRecord[]): void {
   if (data.mariadb !== undefined && !('error' in data.mariadb)) dbs.push(['MariaDB: ', data.mariadb]);
   for (const [prefix, db] of dbs) {
     for (const row of db.rows) {
-      const at = `${prefix}oltp_point_select, ${row.threads} thread${row.threads === 1 ? '' : 's'}`;
+      const at = `${prefix}${scriptAt(row)}`;
       const tps = tpsVerdict(row);
       if (tps.outOfReach)
         mark(

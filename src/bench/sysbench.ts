@@ -17,7 +17,6 @@ import type { BenchConfig } from './config.js';
 import type { PgCluster } from './pg-cluster.js';
 import {
   pairingOf,
-  SYSBENCH_SCRIPTS,
   SYSBENCH_TURNS,
   type MariaDbSysbench,
   type Script,
@@ -142,7 +141,7 @@ async function runPairings(
   const base = sysbenchArgs(target, cfg);
   const pairings: SysbenchPairing[] = [];
   for (const threads of cfg.threadCounts) {
-    for (const script of SYSBENCH_SCRIPTS) {
+    for (const script of cfg.scripts) {
       const turns: SysbenchTurn[] = [];
       for (const [i, tool] of SYSBENCH_TURNS.entries()) {
         progress(

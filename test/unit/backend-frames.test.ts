@@ -1,4 +1,4 @@
-/** Section 10's frame counter: ReadyForQuery counted however the stream is cut, an error noticed. */
+/** Section 10's frame counter: ReadyForQuery counted however the stream is cut, errors counted. */
 import { describe, expect, it } from 'vitest';
 import { serialize } from 'pg-protocol';
 import { BackendFrames } from '../../src/bench/backend-frames.js';
@@ -41,8 +41,11 @@ describe('BackendFrames', () => {
     expect(new BackendFrames().feed(sync, sync.length)).toBe(0);
   });
 
-  it('an ErrorResponse is an error', () => {
-    const error = message('E', Buffer.from('SERROR\0Mno such table\0\0'));
-    expect(() => new BackendFrames().feed(error, error.length)).toThrow(/ErrorResponse/);
+  it('counts an ErrorResponse, and the ReadyForQuery after it still ends its statement', () => {
+    const error = message('E', Buffer.from('SERROR\0C23505\0Mduplicate key\0\0'));
+    const frames = new BackendFrames();
+    const stream = Buffer.concat([answer, error, ready, answer]);
+    expect(frames.feed(stream, stream.length)).toBe(3);
+    expect(frames.errors).toBe(1);
   });
 });

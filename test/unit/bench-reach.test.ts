@@ -5,7 +5,12 @@ import type { FloorData, FloorThreads } from '../../src/bench/floor.js';
 import { markOutOfReach } from '../../src/bench/reach.js';
 import { renderReport } from '../../src/bench/report.js';
 import type { SectionRecord } from '../../src/bench/sections.js';
-import { sysbenchTargets, type SysbenchData, type ToolFigures } from '../../src/bench/sysbench-figures.js';
+import {
+  sysbenchTargets,
+  type Script,
+  type SysbenchData,
+  type ToolFigures,
+} from '../../src/bench/sysbench-figures.js';
 
 const tool = (tps: number, usPerStatement: number): ToolFigures => ({
   tps,
@@ -13,10 +18,10 @@ const tool = (tps: number, usPerStatement: number): ToolFigures => ({
   client: { usPerTransaction: usPerStatement, coresUsed: (tps * usPerStatement) / 1e6, usPerStatement },
 });
 
-/** Section 7 with only point select at 4 threads on PostgreSQL, at the given ratios. */
-function section7(tpsRatio: number, cpuRatio: number): SectionRecord {
+/** Section 7 with only one script (point select unless named) at 4 threads on PostgreSQL, at the given ratios. */
+function section7(tpsRatio: number, cpuRatio: number, script: Script = 'oltp_point_select'): SectionRecord {
   const pairing = {
-    script: 'oltp_point_select' as const,
+    script,
     threads: 4,
     turns: [],
     sysbench: tool(40_000, 17),
@@ -37,8 +42,14 @@ function section7(tpsRatio: number, cpuRatio: number): SectionRecord {
   };
 }
 
-function section10(floor: number, floors: number, floorUs: number): SectionRecord {
+function section10(
+  floor: number,
+  floors: number,
+  floorUs: number,
+  script: Script = 'oltp_point_select',
+): SectionRecord {
   const row: FloorThreads = {
+    script,
     threads: 4,
     turns: [],
     tools: {
@@ -69,7 +80,7 @@ describe('bench: targets out of reach', () => {
     const s7 = section7(0.7, 1.6);
     markOutOfReach([s7, section10(27_000, 35_000, 27)]);
     expect(row(s7, TPS).outOfReach).toMatch(
-      /^section 10: at 4 threads the bare loop made 0\.675× .* 0\.875×/,
+      /^section 10: at oltp_point_select, 4 threads the bare loop made 0\.675× .* 0\.875×/,
     );
     expect(row(s7, CPU).outOfReach).toMatch(/floor's CPU per statement is 1\.588× sysbench's/);
     expect(summaryTable(s7.targets)).toContain('MISS, out of reach');
@@ -102,5 +113,16 @@ describe('bench: targets out of reach', () => {
     markOutOfReach([s7, section10(27_000, 35_000, 30)]);
     expect(row(s7, TPS).outOfReach).toBeUndefined();
     expect(row(s7, CPU).outOfReach).toBeUndefined();
+  });
+
+  it("judges each script by its own floor: read_only's loop marks read_only's target, not point select's", () => {
+    const readOnly = section7(0.7, 1.6, 'oltp_read_only');
+    markOutOfReach([readOnly, section10(27_000, 35_000, 27, 'oltp_read_only')]);
+    expect(row(readOnly, 'oltp_read_only, 4 threads: TPS, txbench ÷ sysbench').outOfReach).toMatch(
+      /^section 10: at oltp_read_only, 4 threads the bare loop made/,
+    );
+    const pointSelect = section7(0.7, 1.6);
+    markOutOfReach([pointSelect, section10(27_000, 35_000, 27, 'oltp_read_only')]);
+    expect(row(pointSelect, TPS).outOfReach).toBeUndefined();
   });
 });

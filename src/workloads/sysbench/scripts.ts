@@ -144,3 +144,16 @@ export function tableStatements(table: number, p: (i: number) => string): TableS
     insertNew: `INSERT INTO ${t} (k, c, pad) VALUES (${p(1)}, ${p(2)}, ${p(3)})`,
   };
 }
+
+/** oltp_common.lua's defaults for the statement counts (what sysbench runs without options). */
+export const DEFAULT_COUNTS: CountOptions = {
+  pointSelects: 10,
+  simpleRanges: 1,
+  sumRanges: 1,
+  orderRanges: 1,
+  distinctRanges: 1,
+  indexUpdates: 1,
+  nonIndexUpdates: 1,
+  deleteInserts: 1,
+  skipTrx: false,
+};

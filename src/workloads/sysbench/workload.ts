@@ -14,7 +14,7 @@ import type { CallbackRoute, Session } from '../../dialects/connections.js';
 import { callbackEvents, stepsOf } from './callback-event.js';
 import { runEvent, type EventSetup } from './event.js';
 import { C_TEMPLATE, PAD_TEMPLATE, RAND_TYPES, randFunction, randString, type RandType } from './rand.js';
-import { SCRIPTS, countsOf, planOf, tableStatements, type ScriptName } from './scripts.js';
+import { DEFAULT_COUNTS, SCRIPTS, countsOf, planOf, tableStatements, type ScriptName } from './scripts.js';
 
 export interface SysbenchOptions {
   readonly [key: string]: number | string | boolean | undefined;
@@ -227,14 +227,14 @@ export const workload = defineWorkload<SysbenchOptions, SysbenchRecord, null, Co
     const randType = (options.randType ?? 'special') as RandType;
     const rangeSize = options.rangeSize ?? 100;
     const plan = planOf(script, {
-      pointSelects: options.pointSelects ?? 10,
-      simpleRanges: options.simpleRanges ?? 1,
-      sumRanges: options.sumRanges ?? 1,
-      orderRanges: options.orderRanges ?? 1,
-      distinctRanges: options.distinctRanges ?? 1,
-      indexUpdates: options.indexUpdates ?? 1,
-      nonIndexUpdates: options.nonIndexUpdates ?? 1,
-      deleteInserts: options.deleteInserts ?? 1,
+      pointSelects: options.pointSelects ?? DEFAULT_COUNTS.pointSelects,
+      simpleRanges: options.simpleRanges ?? DEFAULT_COUNTS.simpleRanges,
+      sumRanges: options.sumRanges ?? DEFAULT_COUNTS.sumRanges,
+      orderRanges: options.orderRanges ?? DEFAULT_COUNTS.orderRanges,
+      distinctRanges: options.distinctRanges ?? DEFAULT_COUNTS.distinctRanges,
+      indexUpdates: options.indexUpdates ?? DEFAULT_COUNTS.indexUpdates,
+      nonIndexUpdates: options.nonIndexUpdates ?? DEFAULT_COUNTS.nonIndexUpdates,
+      deleteInserts: options.deleteInserts ?? DEFAULT_COUNTS.deleteInserts,
       skipTrx: options.skipTrx === true,
     });
     const perEvent = countsOf(plan);

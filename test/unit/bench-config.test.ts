@@ -1,0 +1,19 @@
+/** The bench's settings from the environment: section 7's and 10's scripts. */
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/bench/config.js';
+
+describe('bench config: BENCH_SYSBENCH_SCRIPTS', () => {
+  it('runs all three scripts unless some are picked, in sections 7 and 10 alike', () => {
+    const all = loadConfig({});
+    expect(all.sysbench.scripts).toEqual(['oltp_point_select', 'oltp_read_only', 'oltp_read_write']);
+    const picked = loadConfig({ BENCH_SYSBENCH_SCRIPTS: 'oltp_read_write, oltp_read_only' });
+    expect(picked.sysbench.scripts).toEqual(['oltp_read_write', 'oltp_read_only']);
+    expect(picked.floor.scripts).toEqual(['oltp_read_write', 'oltp_read_only']);
+  });
+
+  it('names a script it does not run, and the ones it does', () => {
+    expect(() => loadConfig({ BENCH_SYSBENCH_SCRIPTS: 'oltp_point_select,oltp_insert' })).toThrow(
+      'BENCH_SYSBENCH_SCRIPTS must be a comma-separated list of oltp_point_select, oltp_read_only, oltp_read_write, not "oltp_insert"',
+    );
+  });
+});

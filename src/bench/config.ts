@@ -95,6 +95,13 @@ function scriptList(text: string | undefined, name: string): Script[] {
   return list as Script[];
 }
 
+/** Sections 2 and 6 run on section 1's database (and 2 on its procedure-mode run): they bring it along. */
+function withPrerequisites(sections: readonly number[]): Set<number> {
+  const set = new Set(sections);
+  if (set.has(2) || set.has(6)) set.add(1);
+  return set;
+}
+
 function positiveInteger(text: string | undefined, fallback: number, name: string): number {
   const n = numberList(text, [fallback], name)[0] ?? fallback;
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a whole number ≥ 1, not "${text}"`);
@@ -110,7 +117,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   const loadWarehouses = numberList(env.BENCH_LOAD_WAREHOUSES, [10], 'BENCH_LOAD_WAREHOUSES')[0] ?? 10;
   return {
     scale,
-    sections: new Set(numberList(env.BENCH_SECTIONS, [1, 2, 3, 4, 5, 6, 7, 8, 10], 'BENCH_SECTIONS')),
+    sections: withPrerequisites(
+      numberList(env.BENCH_SECTIONS, [1, 2, 3, 4, 5, 6, 7, 8, 10], 'BENCH_SECTIONS'),
+    ),
     out: env.BENCH_OUT ?? 'bench.json',
     clientCost: { warehouses: 4, terminals: 4, connections: 4, warmupMs: ms(10_000), durationMs: ms(60_000) },
     pgbenchWeights: numberList(env.BENCH_PGBENCH_WEIGHTS, [10, 10, 1, 1, 1], 'BENCH_PGBENCH_WEIGHTS'),

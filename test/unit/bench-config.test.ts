@@ -1,4 +1,4 @@
-/** The bench's settings from the environment: section 7's and 10's scripts. */
+/** The bench's settings from the environment: the sections, section 7's and 10's scripts. */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/bench/config.js';
 
@@ -15,5 +15,13 @@ describe('bench config: BENCH_SYSBENCH_SCRIPTS', () => {
     expect(() => loadConfig({ BENCH_SYSBENCH_SCRIPTS: 'oltp_point_select,oltp_insert' })).toThrow(
       'BENCH_SYSBENCH_SCRIPTS must be a comma-separated list of oltp_point_select, oltp_read_only, oltp_read_write, not "oltp_insert"',
     );
+  });
+});
+
+describe('bench config: BENCH_SECTIONS', () => {
+  it('brings section 1 along with 2 or 6, which run on its database', () => {
+    expect([...loadConfig({ BENCH_SECTIONS: '2' }).sections].sort()).toEqual([1, 2]);
+    expect([...loadConfig({ BENCH_SECTIONS: '6,7' }).sections].sort()).toEqual([1, 6, 7]);
+    expect([...loadConfig({ BENCH_SECTIONS: '7,10' }).sections].sort((a, b) => a - b)).toEqual([7, 10]);
   });
 });

@@ -22,23 +22,16 @@ import {
   statementsOf,
   type FloorStatement,
 } from './floor-steps.js';
-import type { FloorLink, FloorRequest, FloorResult } from './floor-types.js';
+import type { FloorCall, FloorLink, FloorRequest, FloorResult } from './floor-types.js';
 
 const INT4 = 23;
 const UNSPECIFIED = 0;
-
-/** One call's write, and where its ints `a` and `b` go in it (-1: not sent). */
-interface Call {
-  bytes: Buffer;
-  aAt: number;
-  bAt: number;
-}
 
 const MARKER_A = Buffer.from([0xde, 0xad, 0xbe, 0xef]);
 const MARKER_B = Buffer.from([0xfe, 0xed, 0xfa, 0xce]);
 
 /** One Bind/Execute/Sync write for statement `name`, its ints in binary where their markers lie. */
-function callBytes(name: string, statement: FloorStatement): Call {
+function callBytes(name: string, statement: FloorStatement): FloorCall {
   const values = paramsOf(statement).map((p) => (p === 'a' ? MARKER_A : p === 'b' ? MARKER_B : p.text));
   const bind = serialize.bind({ statement: name, values, binary: false });
   const bytes = Buffer.concat([bind, serialize.execute(), serialize.sync()]);

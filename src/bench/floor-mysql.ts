@@ -11,7 +11,7 @@
 import mysql from 'mysql2';
 import type { Socket } from 'node:net';
 import { paramsOf, returnsRows, sqlOf, type FloorStatement } from './floor-steps.js';
-import type { FloorLink, FloorRequest } from './floor-types.js';
+import type { FloorCall, FloorLink, FloorRequest } from './floor-types.js';
 import { MysqlFrames } from './mysql-frames.js';
 
 /**
@@ -29,11 +29,8 @@ const PARAMETER_COUNT_AVAILABLE = 0x08;
 const TYPE_DOUBLE = 0x05;
 const TYPE_LONGLONG = 0x08;
 
-/** One call's write, and where its ints `a` and `b` go in it (-1: not sent). */
-interface Call {
-  bytes: Buffer;
-  aAt: number;
-  bAt: number;
+/** `rows`: its answer is a result set (not one OK). */
+interface Call extends FloorCall {
   rows: boolean;
 }
 

@@ -41,3 +41,10 @@ export interface FloorLink {
   errors: () => number;
   close: () => void;
 }
+
+/** One call's pre-built write, and where its ints `a` and `b` go in it (-1: not sent). */
+export interface FloorCall {
+  bytes: Buffer;
+  aAt: number;
+  bAt: number;
+}

@@ -24,6 +24,7 @@ import {
   countsOf,
   planOf,
   tableStatements,
+  DEFAULT_COUNTS,
   type CountOptions,
   type ScriptName,
 } from '../../src/workloads/sysbench/scripts.js';
@@ -99,17 +100,8 @@ describe('sysbench --rand-type', () => {
   });
 });
 
-const DEFAULTS: CountOptions = {
-  pointSelects: 10,
-  simpleRanges: 1,
-  sumRanges: 1,
-  orderRanges: 1,
-  distinctRanges: 1,
-  indexUpdates: 1,
-  nonIndexUpdates: 1,
-  deleteInserts: 1,
-  skipTrx: false,
-};
+// oltp_common.lua's defaults (sysbench-crosscheck.test.ts runs sysbench itself against them).
+const DEFAULTS: CountOptions = DEFAULT_COUNTS;
 
 /** A session that records the statements it is given (no database: the event's own sequence). */
 function recorder(): { session: Session; log: string[] } {

@@ -17,7 +17,12 @@ import { loadTpcc } from '../../dist/workloads/tpcc/loader.js';
 import { mysqlSession } from '../../dist/dialects/mysql/connections.js';
 import { openSlot } from '../../dist/workloads/tpcc/mysql/executor.js';
 import { procedureCallTransactions as mysqlRouteProcedures } from '../../dist/workloads/tpcc/mysql/procedure-callbacks.js';
-import { installProcedures as installMysqlProcedures } from '../../dist/workloads/tpcc/mysql/procedures.js';
+import {
+  callNewOrder,
+  callPayment,
+  callStockLevel,
+  installProcedures as installMysqlProcedures,
+} from '../../dist/workloads/tpcc/mysql/procedures.js';
 import * as mysqlTx from '../../dist/workloads/tpcc/mysql/transactions.js';
 import {
   clientSqlTransactions as pgClientSql,
@@ -291,6 +296,27 @@ for (const name of servers) {
         await expect(server.payment(mode, 'NOSUCHNAME')).rejects.toThrow();
         expect(await read()).toEqual(before);
         await expect(server.orderStatus(mode, { last: 'NOSUCHNAME' })).rejects.toThrow(/no customer/);
+      });
+    }
+
+    if (name === 'mysql') {
+      it("answers a committed New-Order's, a Payment's and a Stock-Level's CALL with its OK alone, a rolled-back New-Order's with one row", async () => {
+        // A result set is flushed apart from the OK that ends the CALL: one more packet to wake for.
+        const order = (rollback: boolean): NewOrderInput => ({
+          d: D,
+          c: 3,
+          itemIds: rollback ? [9, UNUSED_ITEM_ID] : [9, 10],
+          supplyWarehouses: [W, W],
+          quantities: [1, 1],
+          rollback,
+          remoteLines: 0,
+        });
+        const answer = (sql: string): Promise<unknown> => server.query(sql);
+        expect(Array.isArray(await answer(callNewOrder(W, order(false))))).toBe(false);
+        expect(await answer(callNewOrder(W, order(true)))).toEqual([[{ rolled_back: 1 }], expect.anything()]);
+        const payment = { w: W, d: D, cW: W, cD: D, customer: { c: 3 }, amountCents: 100 };
+        expect(Array.isArray(await answer(callPayment(payment)))).toBe(false);
+        expect(Array.isArray(await answer(callStockLevel(W, D, 15)))).toBe(false);
       });
     }
 

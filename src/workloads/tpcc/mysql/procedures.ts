@@ -98,13 +98,14 @@ const PROCEDURES: Readonly<Record<string, Procedure>> = {
       set v_total = v_total + v_q * v_price;
     end if;
   end while;
+  -- Only the 1% answer with a result set: a committed order's answer is the CALL's OK alone, one
+  -- packet (the server flushes each result set apart from the OK that ends the CALL).
   if v_missing = 1 then
     rollback;
+    select 1 as rolled_back;
   else
     commit;
   end if;
-  select v_o as o_id, v_missing as rolled_back, v_last as c_last, v_credit as c_credit,
-    v_total * (1 - v_disc) * (1 + v_w_tax + v_d_tax) as total_amount;
 end`,
   },
 
@@ -131,13 +132,7 @@ end`,
   insert into history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
     select v_c, p_cd, p_cw, p_d, p_w, now(6), p_amount, left(concat(w_name, '    ', d_name), 24)
     from warehouse, district where w_id = p_w and d_w_id = p_w and d_id = p_d;
-  select c.c_id, c.c_first, c.c_middle, c.c_last, c.c_street_1, c.c_street_2, c.c_city, c.c_state, c.c_zip,
-      c.c_phone, c.c_since, c.c_credit, c.c_credit_lim, c.c_discount, c.c_balance,
-      case when c.c_credit = 'BC' then left(c.c_data, 200) end as c_data,
-      w.w_name, w.w_street_1, w.w_street_2, w.w_city, w.w_state, w.w_zip,
-      d.d_name, d.d_street_1, d.d_street_2, d.d_city, d.d_state, d.d_zip
-    from customer c, warehouse w, district d
-    where c.c_w_id = p_cw and c.c_d_id = p_cd and c.c_id = v_c and w.w_id = p_w and d.d_w_id = p_w and d.d_id = p_d;
+  -- No result set (as PostgreSQL's tpcc_payment returns none of the rows): the CALL's OK alone.
   commit;
 end`,
   },
@@ -201,9 +196,12 @@ end`,
     params: `in p_w int, in p_d int, in p_threshold int`,
     access: 'reads sql data',
     body: `begin
+  declare v_low int;
   ${ON_ERROR}
   start transaction read only;
-  select count(distinct s.s_i_id) as low_stock
+  -- Counted into a variable, as PostgreSQL's tpcc_stock_level does: nobody reads it, so the CALL's
+  -- OK alone answers.
+  select count(distinct s.s_i_id) into v_low
     from district dd
     join order_line ol on ol.ol_w_id = dd.d_w_id and ol.ol_d_id = dd.d_id
       and ol.ol_o_id >= dd.d_next_o_id - 20 and ol.ol_o_id < dd.d_next_o_id

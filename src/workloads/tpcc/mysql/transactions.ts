@@ -146,10 +146,9 @@ export const clientSqlTransactions: MysqlTransactions = {
 
 export const procedureTransactions: MysqlTransactions = {
   async newOrder(conn, w, input) {
+    // Only a rolled-back order answers with a row (procedures.ts).
     const [result] = await conn.query(P.callNewOrder(w, input));
-    const row = rowSets(result)[0]?.[0];
-    if (row === undefined) throw new Error('the New-Order procedure returned nothing');
-    const rolledBack = Number(row.rolled_back) === 1;
+    const rolledBack = rowSets(result)[0]?.[0] !== undefined;
     if (rolledBack !== input.rollback) {
       throw new Error(
         rolledBack
@@ -160,9 +159,8 @@ export const procedureTransactions: MysqlTransactions = {
   },
 
   async payment(conn, w, input) {
-    const [result] = await conn.query(P.callPayment(paymentValues(w, input)));
-    if (rowSets(result)[0]?.[0] === undefined)
-      throw new Error(`Payment found no customer ${describeCustomer(input.cW, input.cD, input.customer)}`);
+    // No answer but the OK: the procedure raises an error when there is no such customer.
+    await conn.query(P.callPayment(paymentValues(w, input)));
   },
 
   async orderStatus(conn, w, input) {

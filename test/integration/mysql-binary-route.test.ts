@@ -186,6 +186,13 @@ describe('the MySQL callback route’s binary hot path on MariaDB', () => {
     expect(counted.result?.tag).toBe('SELECT 3');
   });
 
+  it("binds an integer's text as an integer, as sysbench's C driver does, and other text as text", async () => {
+    const statement = await route.prepare('select charset(?), charset(?), charset(?), ? between ? and ?');
+    const answer = await viaHotPath(statement, ['5', '05', 'a', '50', '5', '104']);
+    // Bound as text, '50' would lie outside '5'..'104' (compared as strings).
+    expect(answer.result?.rows).toEqual([['binary', 'utf8mb4', 'utf8mb4', '1']]);
+  });
+
   it('classifies a deadlock-free server error and goes on with the next statement', async () => {
     const insert = await route.prepare('insert into bt (id) values (?)');
     const dup = await viaHotPath(insert, ['2']);

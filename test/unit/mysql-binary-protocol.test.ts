@@ -10,7 +10,9 @@ import type { TextResult, TextValue } from '../../src/dialects/connections.js';
 import {
   AnswerReader,
   executePacket,
+  answersOkOnly,
   longOf,
+  queryPacket,
   type AnswerContext,
 } from '../../src/dialects/mysql/binary-protocol.js';
 import { textResult } from '../../src/dialects/mysql/callback-route.js';
@@ -21,6 +23,7 @@ const require = createRequire(import.meta.url);
 const lib = join(dirname(require.resolve('mysql2')), 'lib');
 /* eslint-disable @typescript-eslint/no-explicit-any -- mysql2's internals have no typings */
 const Execute: any = require(join(lib, 'packets/execute.js'));
+const Query: any = require(join(lib, 'packets/query.js'));
 const ExecuteCommand: any = require(join(lib, 'commands/execute.js'));
 const ConnectionConfig: any = require(join(lib, 'connection_config.js'));
 const PacketParser: any = require(join(lib, 'packet_parser.js'));
@@ -406,6 +409,34 @@ describe('executePacket', () => {
     expect([...withLongs.subarray(14, 23)]).toEqual([2, 0, 1, 0x03, 0, 0, 0xfd, 0, 0]);
     expect([...withText.subarray(14, 23)]).toEqual([2, 0, 1, 0xfd, 0, 0, 0xfd, 0, 0]);
     expect([...withLongs.subarray(23)]).toEqual([1, 0, 0, 0, ...withText.subarray(at + 2)]);
+  });
+});
+
+describe('queryPacket', () => {
+  it('writes the bytes mysql2 writes for the same SQL', () => {
+    for (const sql of ['begin', 'COMMIT', ' rollback ;'])
+      for (const flags of [0, CLIENT_QUERY_ATTRIBUTES]) {
+        const packet = new Query(sql, UTF8MB4_GENERAL_CI, undefined, flags).toPacket();
+        packet.writeHeader(0);
+        expect(queryPacket(sql, flags !== 0).equals(packet.buffer as Buffer), `${sql}, flags ${flags}`).toBe(
+          true,
+        );
+      }
+  });
+
+  it('is taken for BEGIN, COMMIT and ROLLBACK only, the statements answered by an OK alone', () => {
+    for (const sql of ['begin', 'COMMIT', ' Rollback; ', 'commit;'])
+      expect(answersOkOnly(sql), sql).toBe(true);
+    for (const sql of [
+      'select 1',
+      'begin work',
+      'commit and chain',
+      'rollback to s1',
+      'beginx',
+      'begin; select 1',
+      '',
+    ])
+      expect(answersOkOnly(sql), sql).toBe(false);
   });
 });
 

@@ -9,6 +9,7 @@
  */
 import type { TextResult, TextRows, TextValue } from '../connections.js';
 
+const COM_QUERY = 0x03;
 const COM_STMT_EXECUTE = 0x17;
 const PARAMETER_COUNT_AVAILABLE = 0x08;
 const TYPE_NULL = 0x06;
@@ -169,6 +170,34 @@ export function executePacket(id: number, values: readonly TextValue[], queryAtt
       at += buf.write(v, at, 'utf8');
     }
   }
+  return buf;
+}
+
+/** BEGIN, COMMIT and ROLLBACK as a script writes them: statements the server answers with an OK (or an ERR) only. */
+const TRANSACTION_CONTROL = /^\s*(?:begin|commit|rollback)\s*;?\s*$/i;
+
+/** Whether `sql` is a statement whose answer is an OK or an ERR packet, never rows. */
+export function answersOkOnly(sql: string): boolean {
+  return TRANSACTION_CONTROL.test(sql);
+}
+
+/**
+ * COM_QUERY of `sql` (ASCII: answersOkOnly's statements), header included (sequence 0), byte for
+ * byte as mysql2 3.x writes it (its lib/packets/query.js, no query attributes set).
+ * `queryAttributes`: as for executePacket, it adds a parameter count of 0 and a set count of 1.
+ */
+export function queryPacket(sql: string, queryAttributes: boolean): Buffer {
+  const header = queryAttributes ? 7 : 5;
+  const length = header + sql.length;
+  const buf = Buffer.allocUnsafe(length);
+  buf.writeUIntLE(length - 4, 0, 3);
+  buf[3] = 0;
+  buf[4] = COM_QUERY;
+  if (queryAttributes) {
+    buf[5] = 0;
+    buf[6] = 1;
+  }
+  buf.write(sql, header, 'latin1');
   return buf;
 }
 

@@ -1,20 +1,20 @@
 /**
- * binary-protocol.ts against mysql2 itself: the COM_STMT_EXECUTE bytes its Execute packet writes
- * for the same values, and the text of answers its Execute command parses (under connect.ts's
- * options, through callback-route.ts's textResult), for every column type, cut anywhere.
+ * binary-protocol.ts and command-packets.ts against mysql2 itself: the COM_STMT_EXECUTE and
+ * COM_QUERY bytes its packets write for the same values, and the text of answers its Execute
+ * command parses (under connect.ts's options, through callback-route.ts's textResult), for every
+ * column type, cut anywhere; the LONG of an integer's text against the protocol's layout.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TextResult, TextValue } from '../../src/dialects/connections.js';
+import { AnswerReader, type AnswerContext } from '../../src/dialects/mysql/binary-protocol.js';
 import {
-  AnswerReader,
-  executePacket,
   answersOkOnly,
+  executePacket,
   longOf,
   queryPacket,
-  type AnswerContext,
-} from '../../src/dialects/mysql/binary-protocol.js';
+} from '../../src/dialects/mysql/command-packets.js';
 import { textResult } from '../../src/dialects/mysql/callback-route.js';
 import { connectionOptions } from '../../src/dialects/mysql/connect.js';
 import { parseMysqlUrl } from '../../src/dialects/mysql/url.js';

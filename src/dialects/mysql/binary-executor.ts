@@ -9,7 +9,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Connection as CoreConnection } from 'mysql2';
 import type { StatementCallback, TextResult, TextValue } from '../connections.js';
-import { AnswerReader, executePacket, queryPacket, type AnswerContext } from './binary-protocol.js';
+import { AnswerReader, type AnswerContext } from './binary-protocol.js';
+import { executePacket, queryPacket } from './command-packets.js';
 
 const CLIENT_QUERY_ATTRIBUTES = 0x08000000;
 const BINARY_CHARSET = 63;

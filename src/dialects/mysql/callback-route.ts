@@ -29,7 +29,8 @@ import type {
   TextValue,
 } from '../connections.js';
 import { BinaryExecutor } from './binary-executor.js';
-import { answersOkOnly, decodesAll, type ColumnShape } from './binary-protocol.js';
+import { decodesAll, type ColumnShape } from './binary-protocol.js';
+import { answersOkOnly } from './command-packets.js';
 import type { Connection } from './connect.js';
 
 /** A statement prepared on one connection, as the route hands it out. */

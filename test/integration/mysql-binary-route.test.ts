@@ -186,6 +186,52 @@ describe('the MySQL callback route’s binary hot path on MariaDB', () => {
     expect(counted.result?.tag).toBe('SELECT 3');
   });
 
+  it("binds an integer's text as an integer, as sysbench's C driver does, and other text as text", async () => {
+    const statement = await route.prepare('select charset(?), charset(?), charset(?), ? between ? and ?');
+    const answer = await viaHotPath(statement, ['5', '05', 'a', '50', '5', '104']);
+    // Bound as text, '50' would lie outside '5'..'104' (compared as strings).
+    expect(answer.result?.rows).toEqual([['binary', 'utf8mb4', 'utf8mb4', '1']]);
+  });
+
+  it('runs BEGIN, COMMIT and ROLLBACK on the hot path, with the answers and errors mysql2 gives', async () => {
+    const text = (sql: string) =>
+      new Promise<{ result?: TextResult; error?: Error }>((resolve) => {
+        route.runText(sql, (err, result) => resolve(err === undefined ? { result } : { error: err }));
+        expect(core._command, sql).toBeFalsy();
+      });
+    const viaMysql2Text = (sql: string) =>
+      new Promise<{ result?: TextResult; error?: Error }>((resolve) =>
+        core.query(sql, (err: QueryError | null, answer: unknown) =>
+          resolve(
+            err ? { error: err } : { result: textResult(answer as Parameters<typeof textResult>[0], true) },
+          ),
+        ),
+      );
+    for (const sql of ['begin', 'commit', 'BEGIN', 'rollback'])
+      expect(await text(sql)).toEqual(await viaMysql2Text(sql));
+    const update = await route.prepare('update bt set ti = 5 where id = ?');
+    expect(await text('begin')).toEqual({ result: { rows: [], tag: 'OK 0' } });
+    await viaHotPath(update, ['1']);
+    await text('rollback');
+    const select = await route.prepare('select ti from bt where id = ?');
+    expect((await viaHotPath(select, ['1'])).result?.rows).toEqual([['-128']]);
+    // In an XA transaction BEGIN fails (ER_XAER_RMFAIL), the same error either way.
+    await viaMysql2Text("xa start 'x'");
+    try {
+      const expected = await viaMysql2Text('begin');
+      const actual = await text('begin');
+      expect(expected.error).toMatchObject({ errno: 1399, sql: 'begin' });
+      const pick = (e?: Error) => {
+        const f = e as Error & Record<string, unknown>;
+        return [f.message, f.code, f.errno, f.sqlState, f.sqlMessage, f.sql];
+      };
+      expect(pick(actual.error)).toEqual(pick(expected.error));
+    } finally {
+      await viaMysql2Text("xa end 'x'");
+      await viaMysql2Text("xa rollback 'x'");
+    }
+  });
+
   it('classifies a deadlock-free server error and goes on with the next statement', async () => {
     const insert = await route.prepare('insert into bt (id) values (?)');
     const dup = await viaHotPath(insert, ['2']);

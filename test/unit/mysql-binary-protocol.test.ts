@@ -1,13 +1,20 @@
 /**
- * binary-protocol.ts against mysql2 itself: the COM_STMT_EXECUTE bytes its Execute packet writes
- * for the same values, and the text of answers its Execute command parses (under connect.ts's
- * options, through callback-route.ts's textResult), for every column type, cut anywhere.
+ * binary-protocol.ts and command-packets.ts against mysql2 itself: the COM_STMT_EXECUTE and
+ * COM_QUERY bytes its packets write for the same values, and the text of answers its Execute
+ * command parses (under connect.ts's options, through callback-route.ts's textResult), for every
+ * column type, cut anywhere; the LONG of an integer's text against the protocol's layout.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TextResult, TextValue } from '../../src/dialects/connections.js';
-import { AnswerReader, executePacket, type AnswerContext } from '../../src/dialects/mysql/binary-protocol.js';
+import { AnswerReader, type AnswerContext } from '../../src/dialects/mysql/binary-protocol.js';
+import {
+  answersOkOnly,
+  executePacket,
+  longOf,
+  queryPacket,
+} from '../../src/dialects/mysql/command-packets.js';
 import { textResult } from '../../src/dialects/mysql/callback-route.js';
 import { connectionOptions } from '../../src/dialects/mysql/connect.js';
 import { parseMysqlUrl } from '../../src/dialects/mysql/url.js';
@@ -16,6 +23,7 @@ const require = createRequire(import.meta.url);
 const lib = join(dirname(require.resolve('mysql2')), 'lib');
 /* eslint-disable @typescript-eslint/no-explicit-any -- mysql2's internals have no typings */
 const Execute: any = require(join(lib, 'packets/execute.js'));
+const Query: any = require(join(lib, 'packets/query.js'));
 const ExecuteCommand: any = require(join(lib, 'commands/execute.js'));
 const ConnectionConfig: any = require(join(lib, 'connection_config.js'));
 const PacketParser: any = require(join(lib, 'packet_parser.js'));
@@ -303,16 +311,69 @@ const everyTypeRows: (Buffer | null)[][] = [
   everyType.map(() => null),
 ];
 
+describe('longOf', () => {
+  it('reads an integer written as MySQL writes one that fits a signed LONG', () => {
+    for (const n of [0, 1, -1, 10, 100_000, 2147483647, -2147483648]) expect(longOf(String(n))).toBe(n);
+  });
+
+  it('leaves any other text as text', () => {
+    for (const text of [
+      '',
+      '-',
+      '-0',
+      '+1',
+      '01',
+      '00',
+      ' 1',
+      '1 ',
+      '1.0',
+      '1e3',
+      'a1',
+      '2147483648',
+      '-2147483649',
+      '99999999999',
+    ])
+      expect(longOf(text), text).toBeUndefined();
+  });
+});
+
+/**
+ * COM_STMT_EXECUTE as the protocol lays it out (and libmariadb writes it for sysbench's integer
+ * binds), with no query attributes: a number is a LONG, a string VAR_STRING, null NULL.
+ */
+function protocolExecute(id: number, values: readonly (string | number | null)[]): Buffer {
+  const n = values.length;
+  const body: number[] = [0x17, ...leBytes(id, 4), 0, ...leBytes(1, 4)];
+  if (n > 0) {
+    const bitmap = new Array<number>((n + 7) >> 3).fill(0);
+    values.forEach((v, i) => {
+      if (v === null) bitmap[i >> 3]! |= 1 << (i & 7);
+    });
+    body.push(...bitmap, 1);
+    for (const v of values) body.push(v === null ? 0x06 : typeof v === 'number' ? 0x03 : 0xfd, 0);
+    for (const v of values) {
+      if (typeof v === 'number') body.push(...leBytes(v >>> 0, 4));
+      else if (typeof v === 'string') {
+        const bytes = Buffer.from(v, 'utf8');
+        body.push(bytes.length, ...bytes); // under 251 bytes: a one-byte length
+      }
+    }
+  }
+  return Buffer.from([...leBytes(body.length, 3), 0, ...body]);
+}
+
+const leBytes = (n: number, bytes: number): number[] => [...le(bytes, BigInt(n))];
+
 describe('executePacket', () => {
   const cases: TextValue[][] = [
     [],
-    ['1'],
+    ['a'],
     [null],
     ['a', null, 'é✓', ''],
-    [null, '1', '2', '3', '4', '5', '6', null, null, '10'],
+    [null, '01', '+2', '3.0', ' 4', '5 ', '-0', null, null, '2147483648'],
     ['x'.repeat(250), 'x'.repeat(251), 'x'.repeat(0xfffe), 'x'.repeat(0xffff), 'x'.repeat(70_000)],
   ];
-  it('writes the bytes mysql2 writes for the same statement and values', () => {
+  it('writes the bytes mysql2 writes for the same statement and values, where none is an integer', () => {
     for (const values of cases) {
       for (const flags of [0, CLIENT_QUERY_ATTRIBUTES]) {
         const expected = mysql2Execute(7, values, flags);
@@ -320,7 +381,62 @@ describe('executePacket', () => {
         expect(actual.equals(expected), `${values.length} values, flags ${flags}`).toBe(true);
       }
     }
-    expect(executePacket(0xfffffffe, ['1'], false).equals(mysql2Execute(0xfffffffe, ['1'], 0))).toBe(true);
+    expect(executePacket(0xfffffffe, ['a'], false).equals(mysql2Execute(0xfffffffe, ['a'], 0))).toBe(true);
+  });
+
+  it("binds an integer's text as a signed LONG, as sysbench's C driver binds its integers", () => {
+    const cases: (string | number | null)[][] = [
+      [5],
+      [5, 104],
+      [-2147483648, 2147483647, 0],
+      [null, 1, 'a', null, -7, 'é✓', '01', 2, 3, null],
+    ];
+    for (const values of cases) {
+      const text = values.map((v) => (typeof v === 'number' ? String(v) : v));
+      expect(executePacket(0x01020304, text, false).toString('hex'), JSON.stringify(values)).toBe(
+        protocolExecute(0x01020304, values).toString('hex'),
+      );
+    }
+  });
+
+  it('with query attributes, adds the parameter count and an empty name per value, as mysql2 does', () => {
+    const withText = mysql2Execute(3, ['a', 'b'], CLIENT_QUERY_ATTRIBUTES);
+    const withLongs = executePacket(3, ['1', 'b'], true);
+    // The same layout, but the first value: type LONG and 4 bytes of 1 instead of VAR_STRING 'a'.
+    const at = withText.length - 4; // the values: 0x01 'a' 0x01 'b'
+    expect(withLongs.subarray(4, 14)).toEqual(withText.subarray(4, 14));
+    expect(withLongs.readUIntLE(0, 3)).toBe(withText.readUIntLE(0, 3) + 2);
+    expect([...withLongs.subarray(14, 23)]).toEqual([2, 0, 1, 0x03, 0, 0, 0xfd, 0, 0]);
+    expect([...withText.subarray(14, 23)]).toEqual([2, 0, 1, 0xfd, 0, 0, 0xfd, 0, 0]);
+    expect([...withLongs.subarray(23)]).toEqual([1, 0, 0, 0, ...withText.subarray(at + 2)]);
+  });
+});
+
+describe('queryPacket', () => {
+  it('writes the bytes mysql2 writes for the same SQL', () => {
+    for (const sql of ['begin', 'COMMIT', ' rollback ;'])
+      for (const flags of [0, CLIENT_QUERY_ATTRIBUTES]) {
+        const packet = new Query(sql, UTF8MB4_GENERAL_CI, undefined, flags).toPacket();
+        packet.writeHeader(0);
+        expect(queryPacket(sql, flags !== 0).equals(packet.buffer as Buffer), `${sql}, flags ${flags}`).toBe(
+          true,
+        );
+      }
+  });
+
+  it('is taken for BEGIN, COMMIT and ROLLBACK only, the statements answered by an OK alone', () => {
+    for (const sql of ['begin', 'COMMIT', ' Rollback; ', 'commit;'])
+      expect(answersOkOnly(sql), sql).toBe(true);
+    for (const sql of [
+      'select 1',
+      'begin work',
+      'commit and chain',
+      'rollback to s1',
+      'beginx',
+      'begin; select 1',
+      '',
+    ])
+      expect(answersOkOnly(sql), sql).toBe(false);
   });
 });
 

@@ -9,7 +9,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Connection as CoreConnection } from 'mysql2';
 import type { StatementCallback, TextResult, TextValue } from '../connections.js';
-import { AnswerReader, executePacket, type AnswerContext } from './binary-protocol.js';
+import { AnswerReader, type AnswerContext } from './binary-protocol.js';
+import { executePacket, queryPacket } from './command-packets.js';
 
 const CLIENT_QUERY_ATTRIBUTES = 0x08000000;
 const BINARY_CHARSET = 63;
@@ -63,6 +64,8 @@ function connectionLost(): Error {
 export class BinaryExecutor {
   private reader: AnswerReader | undefined;
   private done: StatementCallback | undefined;
+  /** The SQL of a text statement being answered (its error carries it). */
+  private sql: string | undefined;
   private readonly context: AnswerContext;
   private readonly queryAttributes: boolean;
 
@@ -98,20 +101,41 @@ export class BinaryExecutor {
    * connection is sound; false leaves the statement to mysql2. `done` is called once.
    */
   execute(id: number, values: readonly TextValue[], countOnly: boolean, done: StatementCallback): boolean {
+    if (!this.idle()) return false;
+    this.start(countOnly, done);
+    this.core.write(executePacket(id, values, this.queryAttributes));
+    return true;
+  }
+
+  /**
+   * Runs `sql`, a statement answersOkOnly accepts, as COM_QUERY under the same conditions as
+   * `execute`; a server error carries the SQL, as mysql2's query errors do.
+   */
+  executeText(sql: string, done: StatementCallback): boolean {
+    if (!this.idle()) return false;
+    this.start(true, done);
+    this.sql = sql;
+    this.core.write(queryPacket(sql, this.queryAttributes));
+    return true;
+  }
+
+  /** mysql2 has no command running or queued, and the connection is sound. */
+  private idle(): boolean {
     const core = this.core;
-    if (
+    return !(
       this.reader !== undefined ||
       core._command ||
       core._commands.length > 0 ||
       core._fatalError ||
       core._protocolError ||
       core._closing
-    )
-      return false;
+    );
+  }
+
+  private start(countOnly: boolean, done: StatementCallback): void {
     this.reader = new AnswerReader(this.context, countOnly);
     this.done = done;
-    core.write(executePacket(id, values, this.queryAttributes));
-    return true;
+    this.sql = undefined;
   }
 
   private onData(chunk: Buffer): void {
@@ -130,8 +154,10 @@ export class BinaryExecutor {
     const done = this.done!;
     this.reader = undefined;
     this.done = undefined;
-    if (reader.error !== undefined) done(reader.error, EMPTY_RESULT);
-    else done(undefined, reader.result!);
+    if (reader.error !== undefined) {
+      if (this.sql !== undefined) Object.assign(reader.error, { sql: this.sql });
+      done(reader.error, EMPTY_RESULT);
+    } else done(undefined, reader.result!);
     if (used < chunk.length) this.mysql2Parser.execute(chunk.subarray(used));
   }
 

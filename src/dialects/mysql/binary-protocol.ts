@@ -1,17 +1,12 @@
 /**
- * The binary protocol's prepared-statement path, for the callback route's hot path: a
- * COM_STMT_EXECUTE packet for text values, byte for byte as mysql2 3.x writes it (its
- * lib/packets/execute.js with values that are strings or NULL), and a reader of the answer (an OK,
- * an ERR, one result set, or a CALL's several sets ending in an OK) that decodes binary rows
+ * The binary protocol's prepared-statement path, for the callback route's hot path: a reader of
+ * the answer to a command of command-packets.ts (an OK, an ERR, one result set, or a CALL's
+ * several sets ending in an OK) that decodes binary rows
  * straight to the text mysql2's objects turn into under connect.ts's options (dateStrings,
  * supportBigNumbers, DECIMAL as a string).
  */
 import type { TextResult, TextRows, TextValue } from '../connections.js';
 
-const COM_STMT_EXECUTE = 0x17;
-const PARAMETER_COUNT_AVAILABLE = 0x08;
-const TYPE_NULL = 0x06;
-const TYPE_VAR_STRING = 0xfd;
 const SERVER_MORE_RESULTS_EXISTS = 0x08;
 const UNSIGNED_FLAG = 0x20;
 const MAX_PAYLOAD = 0xffffff;
@@ -58,79 +53,6 @@ export interface ColumnShape {
 /** Whether every column of a statement's answer is one this reader gives the same text for as mysql2. */
 export function decodesAll(columns: readonly ColumnShape[] | undefined): boolean {
   return (columns ?? []).every((c) => DECODED.has(c.columnType) && c.extendedFormat === undefined);
-}
-
-function lengthCodedSize(n: number): number {
-  // mysql2's Packet.lengthCodedNumberLength, 0xffff included in the 0xfd form.
-  return n < 0xfb ? 1 : n < 0xffff ? 3 : n < 0xffffff ? 4 : 9;
-}
-
-function writeLengthCoded(buf: Buffer, at: number, n: number): number {
-  if (n < 0xfb) {
-    buf[at] = n;
-    return at + 1;
-  }
-  if (n < 0xffff) {
-    buf[at] = 0xfc;
-    buf.writeUInt16LE(n, at + 1);
-    return at + 3;
-  }
-  if (n < 0xffffff) {
-    buf[at] = 0xfd;
-    buf.writeUIntLE(n, at + 1, 3);
-    return at + 4;
-  }
-  buf[at] = 0xfe;
-  buf.writeUInt32LE(n >>> 0, at + 1);
-  buf.writeUInt32LE(Math.floor(n / 0x100000000), at + 5);
-  return at + 9;
-}
-
-/**
- * COM_STMT_EXECUTE of statement `id` with `values` bound as VAR_STRING (NULL in the bitmap),
- * header included (sequence 0). `queryAttributes`: the connection negotiated
- * CLIENT_QUERY_ATTRIBUTES (MySQL 8), which adds the parameter count and an empty name per value.
- */
-export function executePacket(id: number, values: readonly TextValue[], queryAttributes: boolean): Buffer {
-  const n = values.length;
-  const sizes = new Array<number>(n);
-  let length = 14 + (queryAttributes ? lengthCodedSize(n) : 0);
-  if (n > 0) length += ((n + 7) >> 3) + 1 + n * 2 + (queryAttributes ? n : 0);
-  for (let i = 0; i < n; i++) {
-    const v = values[i];
-    if (v === null || v === undefined) continue;
-    const size = Buffer.byteLength(v, 'utf8');
-    sizes[i] = size;
-    length += lengthCodedSize(size) + size;
-  }
-  const buf = Buffer.allocUnsafe(length);
-  buf.writeUIntLE(length - 4, 0, 3);
-  buf[3] = 0;
-  buf[4] = COM_STMT_EXECUTE;
-  buf.writeUInt32LE(id, 5);
-  buf[9] = queryAttributes ? PARAMETER_COUNT_AVAILABLE : 0;
-  buf.writeUInt32LE(1, 10);
-  let at = 14;
-  if (queryAttributes) at = writeLengthCoded(buf, at, n);
-  if (n === 0) return buf;
-  for (let byte = 0; byte < (n + 7) >> 3; byte++) {
-    let bits = 0;
-    for (let b = 0; b < 8 && byte * 8 + b < n; b++) if (values[byte * 8 + b] === null) bits |= 1 << b;
-    buf[at++] = bits;
-  }
-  buf[at++] = 1; // new-params-bound
-  for (let i = 0; i < n; i++) {
-    buf[at++] = values[i] === null ? TYPE_NULL : TYPE_VAR_STRING;
-    buf[at++] = 0;
-    if (queryAttributes) buf[at++] = 0;
-  }
-  for (let i = 0; i < n; i++) {
-    const v = values[i];
-    if (v === null || v === undefined) continue;
-    at = writeLengthCoded(buf, at, sizes[i]!);
-    at += buf.write(v, at, 'utf8');
-  }
-  return buf;
 }
 
 /** What the reader needs of the connection: how its columns' character sets decode, and its errors' names. */
@@ -183,6 +105,7 @@ export class AnswerReader {
   private parts: Buffer[] = [];
   private columns: Column[] = [];
   private columnCount = 0;
+  private columnsRead = 0;
   private rows: (readonly TextValue[])[] = [];
   private readonly results: (TextRows | number)[] = [];
 
@@ -258,13 +181,15 @@ export class AnswerReader {
         }
         const c = { pos: start };
         this.columnCount = lengthCoded(buf, c);
+        this.columnsRead = 0;
         this.columns = [];
         this.state = 'columns';
         return false;
       }
       case 'columns':
-        this.columns.push(this.column(buf, start));
-        if (this.columns.length === this.columnCount) this.state = 'columnsEof';
+        // Counted rows are not decoded, so neither are the columns that would decode them.
+        if (!this.countOnly) this.columns.push(this.column(buf, start));
+        if (++this.columnsRead === this.columnCount) this.state = 'columnsEof';
         return false;
       case 'columnsEof':
         this.rows = [];

@@ -10,7 +10,8 @@
  *
  * `run` and `count` take the hot path of binary-executor.ts (the execute written and its answer
  * read without mysql2) when mysql2 is idle and the statement's columns are all of types it decodes
- * as mysql2 does; otherwise mysql2 executes the statement as before.
+ * as mysql2 does; otherwise mysql2 executes the statement as before. `runText` takes it for
+ * BEGIN, COMMIT and ROLLBACK (answered by an OK only), two of sysbench's every transaction.
  */
 import type {
   Connection as CoreConnection,
@@ -29,6 +30,7 @@ import type {
 } from '../connections.js';
 import { BinaryExecutor } from './binary-executor.js';
 import { decodesAll, type ColumnShape } from './binary-protocol.js';
+import { answersOkOnly } from './command-packets.js';
 import type { Connection } from './connect.js';
 
 /** A statement prepared on one connection, as the route hands it out. */
@@ -121,6 +123,7 @@ export class MysqlCallbackRoute implements CallbackRoute {
   }
 
   runText(sql: string, done: StatementCallback): void {
+    if (this.executor !== undefined && answersOkOnly(sql) && this.executor.executeText(sql, done)) return;
     this.core.query(sql, (err: QueryError | null, result: Answer) => {
       if (err) return done(err, EMPTY_RESULT);
       done(undefined, textResult(result, true));

@@ -13,6 +13,7 @@ import { runTxbench, type RunFigures } from './txbench-run.js';
 import { loadTpcc, type LoadResult } from '../workloads/tpcc/loader.js';
 import { settle } from './settle.js';
 import { startMariaDb } from './mariadb-server.js';
+import { tpccFloor, tpccFloorLine, type TpccFloorData } from './tpcc-floor.js';
 
 export interface ClientCostData {
   warehouses: number;
@@ -29,6 +30,8 @@ export interface ClientCostData {
   };
   /** The MariaDB server's version, or why it could not be used. */
   mariadb?: { version: string } | { error: string };
+  /** The bare loop of the same batches and CALLs on MariaDB after txbench's runs, or why it has none. */
+  mariadbFloor?: TpccFloorData | { error: string };
   /** The database the runs used (section 2 drives the same one). */
   url: string;
 }
@@ -74,6 +77,7 @@ export async function clientCost(
     load: { seconds: load.seconds, phaseSeconds: load.phaseSeconds, rows: load.rows },
     runs: { clientSql, procedures, clientSqlPostgresJs, proceduresPostgresJs, ...maria.runs },
     mariadb: maria.server,
+    ...(maria.floor === undefined ? {} : { mariadbFloor: maria.floor }),
     url,
   };
 }
@@ -92,6 +96,7 @@ async function mariadbRuns(
 ): Promise<{
   server: NonNullable<ClientCostData['mariadb']>;
   runs: Pick<ClientCostData['runs'], 'mariadbClientSql' | 'mariadbProcedures'>;
+  floor?: ClientCostData['mariadbFloor'];
 }> {
   let server;
   try {
@@ -107,7 +112,15 @@ async function mariadbRuns(
     const on = { url, pid: server.pid, label: 'MariaDB' };
     const mariadbClientSql = await attempt(false, on);
     const mariadbProcedures = await attempt(true, on);
-    return { server: { version: server.version }, runs: { mariadbClientSql, mariadbProcedures } };
+    progress(`the bare loop of the same batches and CALLs on MariaDB, ${cfg.terminals} terminals`);
+    const floor = await tpccFloor(cleanup, {
+      url,
+      warehouses: cfg.warehouses,
+      terminals: cfg.terminals,
+      warmupMs: cfg.warmupMs,
+      durationMs: cfg.durationMs,
+    }).catch((err: unknown) => ({ error: messageOf(err) }));
+    return { server: { version: server.version }, runs: { mariadbClientSql, mariadbProcedures }, floor };
   } catch (err) {
     return { server: { error: messageOf(err) }, runs: {} };
   } finally {
@@ -118,6 +131,8 @@ async function mariadbRuns(
 export function isRun(r: RunFigures | { error: string } | undefined): r is RunFigures {
   return r !== undefined && !('error' in r);
 }
+
+export const CLIENT_SQL_RATIO = 'MariaDB client CPU per transaction, client-SQL ÷ procedure mode';
 
 export const CLIENT_COST_TARGETS: readonly TargetDef<ClientCostData>[] = [
   {
@@ -175,7 +190,7 @@ export const CLIENT_COST_TARGETS: readonly TargetDef<ClientCostData>[] = [
     value: (d) => perTransactionRatio(d.runs.mariadbProcedures, d.runs.procedures),
   },
   {
-    figure: 'MariaDB client CPU per transaction, client-SQL ÷ procedure mode',
+    figure: CLIENT_SQL_RATIO,
     unit: '',
     op: '<=',
     limit: 2,
@@ -248,6 +263,15 @@ export function clientCostTable(d: ClientCostData): string {
                 d.runs.mariadbProcedures,
                 d.runs.procedures,
               ),
+        ]),
+    ...(d.mariadbFloor === undefined
+      ? []
+      : [
+          '',
+          tpccFloorLine(
+            d.mariadbFloor,
+            isRun(d.runs.mariadbProcedures) ? d.runs.mariadbProcedures : undefined,
+          ),
         ]),
   ].join('\n');
 }

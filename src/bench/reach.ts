@@ -1,16 +1,38 @@
 /**
- * Section 7's targets that section 10 measured out of this machine's reach, marked
- * on the summary: a missed target whose floor (the least any Node.js client can do) misses it too
- * is not left to read as txbench's own shortfall. Only when both sections ran in the same sitting.
+ * Targets measured out of this machine's reach, marked on the summary (section 7's by section 10,
+ * section 1's MariaDB client-SQL ratio by its own floor): a missed target whose floor (the least
+ * any Node.js client can do) misses it too is not left to read as txbench's own shortfall. Only
+ * from measurements of the same sitting.
  */
 import type { SummaryRow } from './figures.js';
 import { floorCpuRatio, scriptAt, tpsVerdict, type FloorData, type FloorDb } from './floor.js';
 import type { SectionRecord } from './sections.js';
+import { CLIENT_SQL_RATIO, isRun, type ClientCostData } from './client-cost.js';
+import { clientSqlOutOfReach } from './tpcc-floor.js';
 
 const CPU_RATIO = 1.5;
 
-/** Marks each of section 7's missed targets that section 10 measured out of reach, with that measurement. */
+/** Marks each missed target another measurement of the sitting puts out of reach, with that measurement. */
 export function markOutOfReach(records: readonly SectionRecord[]): void {
+  markSysbench(records);
+  markClientSql(records);
+}
+
+/** Section 1's MariaDB client-SQL ÷ procedures target, by section 1's own MariaDB floor. */
+function markClientSql(records: readonly SectionRecord[]): void {
+  const s1 = records.find((r) => r.key === 'clientCost' && r.status === 'ok');
+  const data = s1?.data as ClientCostData | undefined;
+  const floor = data?.mariadbFloor;
+  const procedures = data?.runs.mariadbProcedures;
+  if (s1 === undefined || floor === undefined || 'error' in floor || !isRun(procedures)) return;
+  const row = s1.targets.find((r) => r.figure === CLIENT_SQL_RATIO);
+  if (row === undefined) return;
+  const why = clientSqlOutOfReach(row, floor, procedures);
+  if (why !== undefined) row.outOfReach = why;
+}
+
+/** Section 7's targets that section 10 measured out of reach. */
+function markSysbench(records: readonly SectionRecord[]): void {
   const sysbench = records.find((r) => r.key === 'sysbench' && r.status === 'ok');
   const floor = records.find((r) => r.key === 'floor' && r.status === 'ok');
   if (sysbench === undefined || floor === undefined || floor.data === undefined) return;

@@ -1,7 +1,9 @@
 /**
- * Section 10's bare loop (dist/bench/floor-child.js) on a real PostgreSQL 15 cluster and a real
- * mariadbd, as the bench starts them: each of section 7's scripts runs, a transaction is its
- * script's statements, and the writes reach the tables.
+ * The bench's bare loops on real servers, as the bench starts them. Section 10's
+ * (dist/bench/floor-child.js) on a PostgreSQL 15 cluster and a mariadbd: each of section 7's
+ * scripts runs, a transaction is its script's statements, and the writes reach the tables.
+ * Section 1's MariaDB floor (dist/bench/tpcc-floor-child.js): txbench's client-SQL batches and
+ * CALLs followed to their ends, every answer counted, none an error.
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +13,12 @@ import { floorSteps } from '../../dist/bench/floor-steps.js';
 import type { FloorRequest, FloorResult } from '../../dist/bench/floor-types.js';
 import { startCluster, type PgCluster } from '../../dist/bench/pg-cluster.js';
 import { loadTables, onMariaDb } from '../../dist/bench/sysbench-tables.js';
+import type { TpccFloorRequest, TpccFloorResult } from '../../dist/bench/tpcc-floor-types.js';
+import { startMariaDb } from '../../dist/bench/mariadb-server.js';
+import { makeTempDir, removeDir, runCli } from './helpers.js';
 
 const FLOOR_CHILD = new URL('../../dist/bench/floor-child.js', import.meta.url);
+const TPCC_FLOOR_CHILD = new URL('../../dist/bench/tpcc-floor-child.js', import.meta.url);
 const SCRIPTS = ['oltp_point_select', 'oltp_read_only', 'oltp_read_write'] as const;
 const TABLES = { tables: 2, tableSize: 2_000 };
 const quiet = (): void => undefined;
@@ -109,4 +115,56 @@ describe("section 10's bare loop on real servers", () => {
     if ('error' in outcome) throw new Error(outcome.error);
     for (const [script, r] of outcome) expectWhole(r, script);
   }, 180_000);
+
+  it("runs TPC-C's client-SQL batches and CALLs on MariaDB, every answer followed to its end", async () => {
+    const dir = await makeTempDir();
+    const server = await startMariaDb(cleanup);
+    try {
+      const url = await server.createDatabase('tpcc');
+      const load = await runCli(dir, ['load', '--db', url, '--warehouses', '1'], 300_000);
+      expect(load.code, load.stderr).toBe(0);
+      // txbench installs its procedures on its first --procedures run.
+      const run = await runCli(
+        dir,
+        [
+          'run',
+          '--db',
+          url,
+          '--procedures',
+          '--warmup',
+          '0s',
+          '--duration',
+          '1s',
+          '--no-monitor',
+          '--out',
+          dir,
+        ],
+        120_000,
+      );
+      expect(run.code, run.stderr).toBe(0);
+      for (const mode of ['clientSql', 'procedures'] as const) {
+        const request: TpccFloorRequest = {
+          url,
+          warehouses: 1,
+          terminals: 2,
+          mode,
+          warmupMs: 300,
+          durationMs: 1_500,
+        };
+        const r = await runJsonChild<TpccFloorResult>(
+          cleanup,
+          TPCC_FLOOR_CHILD,
+          request,
+          'MariaDB TPC-C floor',
+        );
+        expect(r.transactions, mode).toBeGreaterThan(0);
+        expect(r.errors, mode).toBe(0);
+        // At least a read a round trip: a client-SQL New-Order (45% of the mix) is two.
+        expect(r.reads, mode).toBeGreaterThanOrEqual(r.transactions * (mode === 'clientSql' ? 1.4 : 0.9));
+      }
+    } finally {
+      await server.stop();
+      await removeDir(dir);
+    }
+  }, 300_000);
 });

@@ -1,6 +1,7 @@
 import { Parser } from 'pg-protocol/dist/parser.js';
 import type { BackendMessage } from 'pg-protocol/dist/messages.js';
 import { describe, expect, it } from 'vitest';
+import { CommandTags, rowValues } from '../../src/dialects/postgres/wire/answer-reader.js';
 import { rowCountingParser } from '../../src/dialects/postgres/wire/row-counting-parser.js';
 
 /** A backend message: its code, then its length (itself included) and body. */
@@ -68,3 +69,41 @@ describe('the wire connection’s parser', () => {
     expect(ours.filter((_, i) => i !== 1)).toEqual(theirs.filter((_, i) => i !== 1));
   });
 });
+
+describe('reading in place', () => {
+  it('reads a DataRow’s values as pg-protocol does: text, UTF-8, empty and NULL', () => {
+    const body = Buffer.concat([Buffer.from([0, 4]), ...['42', 'é€😀', ''].map(field), int32(-1)]);
+    const theirs = parseAll(new Parser(), message('D', body))[0] as unknown as { fields: unknown[] };
+    expect(rowValues(Buffer.concat([Buffer.from('xyz'), body]), 3)).toEqual(theirs.fields);
+  });
+
+  it('gives each command tag’s text, the same string again for the same bytes, past its memo too', () => {
+    const tags = new CommandTags();
+    const texts = [
+      'SELECT 1',
+      'UPDATE 1',
+      'SELECT 1',
+      'SELECT 10',
+      'INSERT 0 1',
+      'COMMIT',
+      'BEGIN',
+      'Ünïcode 1',
+    ];
+    for (let i = 0; i < 40; i++) texts.push(`UPDATE ${i}`, 'SELECT 1', `x${'y'.repeat(40 + i)}`);
+    const read = texts.map((t) => {
+      const bytes = Buffer.concat([Buffer.from('pad'), Buffer.from(t), Buffer.from('\0rest')]);
+      return tags.read(bytes, 3, 3 + Buffer.byteLength(t));
+    });
+    expect(read).toEqual(texts);
+  });
+});
+
+function int32(n: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeInt32BE(n);
+  return b;
+}
+
+function field(text: string): Buffer {
+  return Buffer.concat([int32(Buffer.byteLength(text)), Buffer.from(text)]);
+}

@@ -212,6 +212,7 @@ function paramRecorder(): { session: Session; route: CallbackRoute; log: string[
 }
 
 describe('sysbench on a callback route', () => {
+  const counters0 = () => ({ reads: 0, writes: 0, other: 0 });
   const setupOf = (script: ScriptName, options: CountOptions, randType: (typeof RAND_TYPES)[number]) => {
     const plan = planOf(script, options);
     return {
@@ -257,16 +258,42 @@ describe('sysbench on a callback route', () => {
     });
   }
 
+  it("counts every SELECT's rows and reads none (sysbench's Lua reads none), and runs the writes", async () => {
+    for (const script of SCRIPTS) {
+      const setup = setupOf(script, DEFAULTS, 'uniform');
+      const { route } = paramRecorder();
+      const how: string[] = [];
+      const watched: CallbackRoute = {
+        ...route,
+        run: (statement, values, done) => (
+          how.push(`run ${statement.name}`),
+          route.run(statement, values, done)
+        ),
+        count: (statement, values, done) => (
+          how.push(`count ${statement.name}`),
+          route.count(statement, values, done)
+        ),
+      };
+      await new Promise((resolve) => callbackEvents(setup)(watched).start(new Rng(5), counters0(), resolve));
+      expect(how.length, script).toBe(countsOf(setup.plan).reads + countsOf(setup.plan).writes);
+      for (const call of how) expect(call, script).toMatch(/^(count SELECT|run (UPDATE|DELETE|INSERT)) /);
+    }
+  });
+
   it('stops at a failed statement and hands its error on, adding nothing to the tallies', async () => {
     const setup = setupOf('oltp_read_write', DEFAULTS, 'uniform');
     const { route, log } = paramRecorder();
     let calls = 0;
+    const failingThird =
+      (go: CallbackRoute['run']): CallbackRoute['run'] =>
+      (statement, values, done) => {
+        if (++calls === 3) return void queueMicrotask(() => done(new Error('boom'), { rows: [], tag: '' }));
+        go(statement, values, done);
+      };
     const failing: CallbackRoute = {
       ...route,
-      run: (statement, values, done) => {
-        if (++calls === 3) return void queueMicrotask(() => done(new Error('boom'), { rows: [], tag: '' }));
-        route.run(statement, values, done);
-      },
+      run: failingThird(route.run),
+      count: failingThird(route.count),
     };
     const counters = { reads: 0, writes: 0, other: 0 };
     const err = await new Promise<unknown>((resolve) =>

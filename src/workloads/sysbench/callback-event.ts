@@ -3,8 +3,8 @@
  * the statements of event.ts, with the same random draws in the same order, one round trip each
  * as sysbench issues them, but no promise per statement and no row turned into an object.
  * sysbench's Lua reads nothing of what its SELECTs return (oltp_common.lua's `execute_*` call
- * `execute()` and drop the result; its C driver only counts the rows), so nothing here decodes
- * a value either: the rows arrive as the server's text and are left there.
+ * `execute()` and drop the result; its C driver only counts the rows), so nothing here reads a
+ * row either: every SELECT's rows are only counted (`CallbackRoute.count`), none decoded.
  *
  * A runner per connection walks the event's steps from one answer to the next; its callback is
  * made once, so an event allocates no closure.
@@ -80,9 +80,9 @@ export interface EventCounters {
 export type EventDone = (err: unknown) => void;
 
 /**
- * What a SELECT's rows are for. Point selects read `c`, and the sum range its one sum, as the
- * script's statements name them; the other ranges' rows are only counted, which is all sysbench's
- * driver does with them (the Lua reads none of it).
+ * What a statement's rows are for: a SELECT's are only counted, which is all sysbench's driver
+ * does with them (its Lua reads none of them, not even the point select's `c` or the sum), and
+ * no check of txbench's reads them either; a write has none.
  */
 const READ = true;
 const COUNT = false;
@@ -157,11 +157,11 @@ export class CallbackEvent {
       case 'commit':
         return this.route.runText('commit', this.answered);
       case 'pointSelect':
-        return this.run(t.pointSelect, this.ids1());
+        return this.run(t.pointSelect, this.ids1(), COUNT);
       case 'simpleRange':
         return this.run(t.simpleRange, this.range(), COUNT);
       case 'sumRange':
-        return this.run(t.sumRange, this.range());
+        return this.run(t.sumRange, this.range(), COUNT);
       case 'orderRange':
         return this.run(t.orderRange, this.range(), COUNT);
       case 'distinctRange':

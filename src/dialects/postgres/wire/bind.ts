@@ -1,7 +1,7 @@
 /**
  * The bytes of a call on the hot path: Bind (unnamed portal, text parameters, text results) and
  * Execute for each statement, then one Sync, written in one pass into a connection's scratch buffer
- * and copied out once. pg-protocol's serializer builds each Bind in its own buffer (a byte-length scan and a
+ * and handed to the socket from there. pg-protocol's serializer builds each Bind in its own buffer (a byte-length scan and a
  * native write per parameter), and joining them with Execute and Sync costs one more copy; the
  * parameters here are short and almost always ASCII (numbers, names, array literals), which a
  * plain loop writes faster than a native call (docs/PERFORMANCE.md). Anything else goes through
@@ -30,10 +30,13 @@ const UNNAMED_CALLS_KEPT = 64;
 const UNNAMED_BIND_EXECUTE = Buffer.concat([serialize.bind({}), serialize.execute()]);
 
 /**
- * A connection's message writer: one scratch buffer, reused by every message (synchronous use
- * only: each message is copied out before the next is begun), and memos of the messages that are
- * the same every time for a text (at most UNNAMED_CALLS_KEPT texts each). One per connection, so
- * that connections share nothing; the scratch starts small and grows to the largest call once.
+ * A connection's message writer: one scratch buffer, reused by every message, and memos of the
+ * messages that are the same every time for a text (at most UNNAMED_CALLS_KEPT texts each). A
+ * message is handed out as a view of the scratch, valid until the next one is begun: the socket
+ * usually writes it at once, and when it does not, the connection calls `handOver` and the next
+ * message goes in a new scratch (a copy of every message cost more than the write's own JS). One
+ * per connection, so that connections share nothing; the scratch starts small and grows to the
+ * largest call once.
  */
 export class MessageEncoder {
   private scratch = Buffer.allocUnsafe(4 * 1024);
@@ -203,9 +206,17 @@ export class MessageEncoder {
     this.putBytes(EXECUTE);
   }
 
+  /**
+   * The last message's bytes are the socket's now (it could not write them at once): the next
+   * message goes in a new scratch buffer rather than over them.
+   */
+  handOver(): void {
+    this.scratch = Buffer.allocUnsafe(this.scratch.length);
+  }
+
+  /** The message written, as a view of the scratch buffer: no copy and no allocation per call. */
   private take(): Buffer {
-    const out = Buffer.allocUnsafe(this.at);
-    this.scratch.copy(out, 0, 0, this.at);
+    const out = this.scratch.subarray(0, this.at);
     this.at = 0;
     return out;
   }

@@ -1,10 +1,9 @@
 /**
- * One PostgreSQL connection for the transaction path, on pg-protocol (node-postgres's message
- * parser and serializer) and a plain socket: statements prepared once per connection by name,
- * each call written as one Bind/Execute/Sync at once (bind.ts), responses handed back through one callback per call with
- * the rows as the server's text. postgres.js, which txbench uses everywhere else, costs about
- * 40 µs of client CPU per call (a Result object per query, a promise chain, a `setImmediate`
- * before every write); this path costs a fraction of it (docs/PERFORMANCE.md).
+ * One PostgreSQL connection for the transaction path, on pg-protocol and a plain socket: statements
+ * prepared once per connection by name, each call one Bind/Execute/Sync write (bind.ts), answers
+ * read in place (answer-reader.ts; pg-protocol's parser for the rest) and handed back through one
+ * callback per call with the rows as the server's text. postgres.js, used everywhere else, costs
+ * about 40 µs of client CPU per call; this path a fraction of it (docs/PERFORMANCE.md).
  *
  * It speaks only what a run and the loader need: trust, password, MD5 and SCRAM-SHA-256
  * authentication, no TLS, COPY only from the client (`copyIn`). Anything else ends `open` with an
@@ -15,6 +14,8 @@ import { serialize } from 'pg-protocol';
 import type { BackendMessage, DataRowMessage, RowDescriptionMessage } from 'pg-protocol/dist/messages.js';
 import type { BackendKey } from '../cancel.js';
 import { copyDataHeader, MessageEncoder, type WireParameter } from './bind.js';
+import { CommandTags, NO_RESULT, readAnswers } from './answer-reader.js';
+import type { WireCallback, WireResult, WireValue } from './answer-reader.js';
 import { endsOnMessageBoundary, rowCountingParser } from './row-counting-parser.js';
 import { md5PasswordResponse, SCRAM_MECHANISM, scramClient, type ScramClient } from './scram.js';
 import type { WireTarget } from './target.js';
@@ -32,17 +33,7 @@ export class WireConnectionError extends Error {
   }
 }
 
-/** A text value as the server sent it, or null. */
-export type WireValue = string | null;
-
-export interface WireResult {
-  /** Every row, each as its columns' text values in order. */
-  rows: WireValue[][];
-  /** The command tag of the last statement ("SELECT 1", "UPDATE 3"). */
-  tag: string;
-}
-
-export type WireCallback = (err: Error | undefined, result: WireResult) => void;
+export type { WireCallback, WireResult, WireValue } from './answer-reader.js';
 
 /**
  * One statement of a pipeline: a prepared statement and its text parameters, or SQL without
@@ -78,7 +69,6 @@ interface Pending {
   copy?: (() => void) | undefined;
 }
 
-const NO_RESULT: WireResult = { rows: [], tag: '' };
 const READ_BUFFER_BYTES = 64 * 1024;
 const SYNC = serialize.sync();
 const COPY_DONE = serialize.copyDone();
@@ -87,6 +77,7 @@ export class WireConnection {
   private readonly pending: Pending[] = [];
   private readonly out = new MessageEncoder(); // this connection's own scratch buffer and memos
   private readonly parser = rowCountingParser(() => this.pending[0]?.countOnly === true);
+  private readonly tags = new CommandTags();
   /** What the bytes read go to: the startup's handler until the server is ready, then the calls'. */
   private onBytes: (chunk: Buffer) => void = () => undefined;
   private lostError: WireConnectionError | undefined;
@@ -314,16 +305,21 @@ export class WireConnection {
     }
   };
 
+  private readonly setStatus = (status: string): void => void (this.transactionStatus = status);
+
   /**
-   * Parses what a read brought. The parser keeps a reference to a chunk that ends inside a message
-   * when it held nothing before (later reads reuse the read buffer under it), so only then is the
-   * chunk copied out; while it holds part of a message it copies what comes into its own buffer
-   * (pg-protocol 1.x's mergeBuffer). A chunk of whole messages, the usual case, is parsed in place.
+   * Reads what a read brought: whole answers in place, the rest (if the parser holds nothing, the
+   * usual case) by the parser. It keeps a reference to a chunk that ends inside a message when it
+   * held nothing before (later reads reuse the read buffer under it), so only then is the chunk
+   * copied out; while it holds part of a message it copies what comes in (pg-protocol's mergeBuffer).
    */
   private received(readBuffer: Buffer, bytes: number): void {
+    const read =
+      this.unparsed === 0 ? readAnswers(readBuffer, bytes, this.pending, this.tags, this.setStatus) : 0;
+    if (read === bytes) return;
     const parserWasEmpty = this.unparsed === 0;
-    this.unparsed += bytes;
-    const chunk = readBuffer.subarray(0, bytes);
+    this.unparsed += bytes - read;
+    const chunk = readBuffer.subarray(read, bytes);
     this.onBytes(parserWasEmpty && !endsOnMessageBoundary(chunk) ? Buffer.from(chunk) : chunk);
   }
 
@@ -457,8 +453,10 @@ export class WireConnection {
       return call;
     }
     this.pending.push(call);
-    // One buffer, one write: a cork would cost a tick and a writev per call.
+    // One buffer, one write: a cork would cost a tick and a writev per call. Bytes the socket
+    // could not write at once it holds on to: then they are its own, not the encoder's scratch.
     this.socket.write(message);
+    if (this.socket.writableLength > 0) this.out.handOver();
     return call;
   }
 

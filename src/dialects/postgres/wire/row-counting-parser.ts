@@ -9,7 +9,8 @@ import { Parser } from 'pg-protocol/dist/parser.js';
 
 const DATA_ROW = 0x44; // 'D'
 const READY_FOR_QUERY = 0x5a; // 'Z'
-const EMPTY_ROW: readonly (string | null)[] = Object.freeze([]);
+/** Every counted row: no values (the parser's and the connection's `readAnswers` alike). */
+export const COUNTED_ROW: readonly (string | null)[] = Object.freeze([]);
 
 /** The three ReadyForQuery messages there are (idle, in a transaction, failed), made once. */
 const READY: Readonly<Record<number, BackendMessage>> = Object.fromEntries(
@@ -32,7 +33,7 @@ export function rowCountingParser(countOnly: () => boolean): Parser {
   const own = parser as unknown as { handlePacket?: PacketHandler };
   const decode = own.handlePacket;
   if (typeof decode !== 'function') return parser;
-  const skipped = { name: 'dataRow', length: 0, fields: EMPTY_ROW };
+  const skipped = { name: 'dataRow', length: 0, fields: COUNTED_ROW };
   own.handlePacket = (offset, code, length, bytes) => {
     if (code === READY_FOR_QUERY && length === 5) {
       // Every call ends in one: pg-protocol would decode its status byte as a string, and make a message.

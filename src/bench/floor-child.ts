@@ -201,8 +201,10 @@ async function main(req: FloorRequest): Promise<FloorResult> {
   };
   const statements = statementsOf(floorSteps(req.script));
   const links = await Promise.all(
-    Array.from({ length: req.connections }, () =>
-      req.dialect === 'mysql' ? openMysql(req, statements, onError) : openPostgres(req, statements, onError),
+    Array.from({ length: req.connections }, (_, i) =>
+      req.dialect === 'mysql'
+        ? openMysql(req, statements, onError, i)
+        : openPostgres(req, statements, onError),
     ),
   );
   const counts: Counts = { statements: 0, transactions: 0 };

@@ -15,13 +15,12 @@ import type { FloorCall, FloorLink, FloorRequest } from './floor-types.js';
 import { MysqlFrames } from './mysql-frames.js';
 
 /**
- * The ints each connection's executes carry while their bytes are found: beyond every table's ids,
- * and its own, so that no two connections insert the same row (InnoDB deadlocks three inserts of
- * one key waiting on each other).
+ * The ints connection `index` of this process carries while its executes' bytes are found: beyond
+ * every table's ids, and its own, so that no two connections insert the same row (InnoDB
+ * deadlocks three inserts of one key waiting on each other).
  */
-let connectionsOpened = 0;
-const markersOf = (): { a: number; b: number } => {
-  const a = 900_000_000 + ((process.pid % 10_000) * 1_000 + connectionsOpened++) * 2;
+const markersOf = (index: number): { a: number; b: number } => {
+  const a = 900_000_000 + ((process.pid % 10_000) * 1_000 + index) * 2;
   return { a, b: a + 1 };
 };
 const COM_QUERY = 0x03;
@@ -112,6 +111,7 @@ export async function openMysql(
   req: FloorRequest,
   statements: readonly FloorStatement[],
   onError: (err: Error) => void,
+  index: number,
 ): Promise<FloorLink> {
   if (req.url === undefined) throw new Error('the MariaDB floor needs a URL');
   const conn = mysql.createConnection({ uri: req.url });
@@ -122,7 +122,7 @@ export async function openMysql(
   // take no gap lock (READ COMMITTED, for that one transaction): loops that start together would
   // otherwise deadlock on the gap past the last id, where their markers' DELETE and INSERT meet.
   const calls: Call[][] = [];
-  const markers = markersOf();
+  const markers = markersOf(index);
   await query(conn, 'SET TRANSACTION ISOLATION LEVEL READ COMMITTED');
   await query(conn, 'BEGIN');
   for (let t = 1; t <= req.tables; t++) {

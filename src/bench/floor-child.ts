@@ -11,6 +11,7 @@
 import { connect, type Socket } from 'node:net';
 import { serialize } from 'pg-protocol';
 import { BackendFrames } from './backend-frames.js';
+import { childWindow } from './child-window.js';
 import { openMysql } from './floor-mysql.js';
 import {
   drawOf,
@@ -211,20 +212,13 @@ async function main(req: FloorRequest): Promise<FloorResult> {
   let running = true;
   for (const link of links) drive(link, req, counts, () => running);
   const errors = (): number => links.reduce((sum, l) => sum + l.errors(), 0);
-  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  await wait(req.warmupMs);
-  const start = { ...counts, errors: errors() };
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  await wait(req.durationMs);
-  const cpu = process.cpuUsage(cpu0);
-  const seconds = (performance.now() - t0) / 1000;
+  const w = await childWindow(req.warmupMs, req.durationMs, () => ({ ...counts, errors: errors() }));
   const result: FloorResult = {
-    statements: counts.statements - start.statements,
-    transactions: counts.transactions - start.transactions,
-    errors: errors() - start.errors,
-    seconds,
-    cpuS: (cpu.user + cpu.system) / 1e6,
+    statements: w.end.statements - w.start.statements,
+    transactions: w.end.transactions - w.start.transactions,
+    errors: w.end.errors - w.start.errors,
+    seconds: w.seconds,
+    cpuS: w.cpuS,
   };
   running = false;
   for (const l of links) l.close();

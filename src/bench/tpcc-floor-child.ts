@@ -12,6 +12,7 @@
  */
 import mysql from 'mysql2';
 import type { Socket } from 'node:net';
+import { childWindow } from './child-window.js';
 import { MysqlBatchEnds } from './mysql-batch-ends.js';
 import type { TpccFloorRequest, TpccFloorResult } from './tpcc-floor-types.js';
 import {
@@ -185,19 +186,13 @@ async function main(req: TpccFloorRequest): Promise<TpccFloorResult> {
     Array.from({ length: req.terminals }, (_, i) => terminal(req, i, counts, () => running, onError)),
   );
   const errors = (): number => terminals.reduce((sum, t) => sum + t.errors(), 0);
-  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  await wait(req.warmupMs);
-  const start = { ...counts, errors: errors() };
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  await wait(req.durationMs);
-  const cpu = process.cpuUsage(cpu0);
+  const w = await childWindow(req.warmupMs, req.durationMs, () => ({ ...counts, errors: errors() }));
   const result: TpccFloorResult = {
-    transactions: counts.transactions - start.transactions,
-    reads: counts.reads - start.reads,
-    errors: errors() - start.errors,
-    seconds: (performance.now() - t0) / 1000,
-    cpuS: (cpu.user + cpu.system) / 1e6,
+    transactions: w.end.transactions - w.start.transactions,
+    reads: w.end.reads - w.start.reads,
+    errors: w.end.errors - w.start.errors,
+    seconds: w.seconds,
+    cpuS: w.cpuS,
   };
   running = false;
   for (const t of terminals) t.close();

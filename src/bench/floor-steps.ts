@@ -8,6 +8,7 @@
 import { stepsOf } from '../workloads/sysbench/callback-event.js';
 import {
   DEFAULT_COUNTS,
+  DEFAULT_RANGE_SIZE,
   planOf,
   tableStatements,
   type TableStatements,
@@ -17,8 +18,8 @@ import type { Script } from './sysbench-figures.js';
 export type FloorStep = ReturnType<typeof stepsOf>[number];
 export type FloorKind = FloorStep['kind'];
 
-/** oltp_common.lua's default range size. */
-export const RANGE_SIZE = 100;
+/** oltp_common.lua's default range size, as txbench's run takes it. */
+export const RANGE_SIZE = DEFAULT_RANGE_SIZE;
 
 export const floorSteps = (script: Script): readonly FloorStep[] => stepsOf(planOf(script, DEFAULT_COUNTS));
 

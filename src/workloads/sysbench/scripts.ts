@@ -145,6 +145,9 @@ export function tableStatements(table: number, p: (i: number) => string): TableS
   };
 }
 
+/** oltp_common.lua's default `--range-size`: a range select's rows. */
+export const DEFAULT_RANGE_SIZE = 100;
+
 /** oltp_common.lua's defaults for the statement counts (what sysbench runs without options). */
 export const DEFAULT_COUNTS: CountOptions = {
   pointSelects: 10,

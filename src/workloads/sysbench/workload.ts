@@ -14,7 +14,15 @@ import type { CallbackRoute, Session } from '../../dialects/connections.js';
 import { callbackEvents, stepsOf } from './callback-event.js';
 import { runEvent, type EventSetup } from './event.js';
 import { C_TEMPLATE, PAD_TEMPLATE, RAND_TYPES, randFunction, randString, type RandType } from './rand.js';
-import { DEFAULT_COUNTS, SCRIPTS, countsOf, planOf, tableStatements, type ScriptName } from './scripts.js';
+import {
+  DEFAULT_COUNTS,
+  DEFAULT_RANGE_SIZE,
+  SCRIPTS,
+  countsOf,
+  planOf,
+  tableStatements,
+  type ScriptName,
+} from './scripts.js';
 
 export interface SysbenchOptions {
   readonly [key: string]: number | string | boolean | undefined;
@@ -225,7 +233,7 @@ export const workload = defineWorkload<SysbenchOptions, SysbenchRecord, null, Co
     const tableSize = options.tableSize ?? record.tableSize;
     const script = (options.script ?? 'oltp_read_write') as ScriptName;
     const randType = (options.randType ?? 'special') as RandType;
-    const rangeSize = options.rangeSize ?? 100;
+    const rangeSize = options.rangeSize ?? DEFAULT_RANGE_SIZE;
     const plan = planOf(script, {
       pointSelects: options.pointSelects ?? DEFAULT_COUNTS.pointSelects,
       simpleRanges: options.simpleRanges ?? DEFAULT_COUNTS.simpleRanges,

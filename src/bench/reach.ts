@@ -9,6 +9,7 @@ import { floorCpuRatio, scriptAt, tpsVerdict, type FloorData, type FloorDb } fro
 import type { SectionRecord } from './sections.js';
 import { CLIENT_SQL_RATIO, isRun, type ClientCostData } from './client-cost.js';
 import { clientSqlOutOfReach } from './tpcc-floor.js';
+import { floorVerdict, leadClause } from './reach-rule.js';
 
 const CPU_RATIO = 1.5;
 
@@ -44,35 +45,24 @@ function markSysbench(records: readonly SectionRecord[]): void {
       const at = `${prefix}${scriptAt(row)}`;
       const tps = tpsVerdict(row);
       if (tps.outOfReach)
-        mark(
-          sysbench.targets,
-          `${at}: TPS, txbench ÷ sysbench`,
-          `section 10: ${tps.text}`,
-          (txbench) => txbench <= tps.best,
-        );
+        mark(sysbench.targets, `${at}: TPS, txbench ÷ sysbench`, `section 10: ${tps.text}`, tps.best, true);
       const cpu = floorCpuRatio(row);
       if (cpu > CPU_RATIO)
         mark(
           sysbench.targets,
           `${at}: client CPU per statement, txbench ÷ sysbench`,
           `section 10: the floor's CPU per statement is ${cpu.toFixed(3)}× sysbench's`,
-          (txbench) => txbench >= cpu,
+          cpu,
+          false,
         );
     }
   }
 }
 
-/**
- * Marks a missed target, unless txbench itself did better than the floor there: then the floor's
- * miss is that sitting's noise, not a limit, and the target stays a plain miss.
- */
-function mark(
-  rows: SummaryRow[],
-  figure: string,
-  why: string,
-  noBetterThanFloor: (txbench: number) => boolean,
-): void {
+/** Marks a missed target where the floor's miss stands against txbench's own figure (reach-rule.ts). */
+function mark(rows: SummaryRow[], figure: string, why: string, floor: number, higherIsBetter: boolean): void {
   const row = rows.find((r) => r.figure === figure);
-  if (row !== undefined && !row.pass && row.value !== null && noBetterThanFloor(row.value))
-    row.outOfReach = why;
+  if (row === undefined || row.pass || row.value === null) return;
+  const verdict = floorVerdict({ target: row.limit, floor, txbench: row.value, higherIsBetter });
+  if (verdict.outOfReach) row.outOfReach = `${why}${leadClause(verdict, row.value)}`;
 }

@@ -10,6 +10,7 @@ import type { Cleanup } from './cleanup.js';
 import { num, type SummaryRow } from './figures.js';
 import type { TpccFloorRequest, TpccFloorResult } from './tpcc-floor-types.js';
 import { round, type RunFigures } from './txbench-run.js';
+import { floorVerdict, leadClause } from './reach-rule.js';
 
 export interface TpccFloorFigures {
   tps: number;
@@ -78,6 +79,13 @@ export function clientSqlOutOfReach(
   procedures: RunFigures,
 ): string | undefined {
   const bound = clientSqlBound(floor, procedures);
-  if (row.pass || row.value === null || bound <= 2 || row.value < bound) return undefined;
-  return `section 1: the MariaDB floor's client-SQL alone costs ${bound.toFixed(2)}× txbench's procedure mode per transaction (${floor.clientSql.readsPerTransaction} socket reads a transaction, against ${floor.procedures.readsPerTransaction} for the CALLs)`;
+  if (row.pass || row.value === null) return undefined;
+  const verdict = floorVerdict({
+    target: row.limit,
+    floor: bound,
+    txbench: row.value,
+    higherIsBetter: false,
+  });
+  if (!verdict.outOfReach) return undefined;
+  return `section 1: the MariaDB floor's client-SQL alone costs ${bound.toFixed(2)}× txbench's procedure mode per transaction (${floor.clientSql.readsPerTransaction} socket reads a transaction, against ${floor.procedures.readsPerTransaction} for the CALLs)${leadClause(verdict, row.value)}`;
 }

@@ -53,6 +53,11 @@ describe("section 1's MariaDB floor", () => {
     const better = section1(2.2, floor(270));
     markOutOfReach([better]);
     expect(better.targets[0]!.outOfReach).toBeUndefined();
+    const slightlyBetter = section1(2.9, floor(350));
+    markOutOfReach([slightlyBetter]);
+    expect(slightlyBetter.targets[0]!.outOfReach).toMatch(
+      /costs 3\.18× .*; txbench's 2\.900 beat the floor by 0\.282, less than it misses the target by$/,
+    );
     const failed = section1(3.1, { error: 'no mariadbd' });
     markOutOfReach([failed]);
     expect(failed.targets[0]!.outOfReach).toBeUndefined();

@@ -24,6 +24,8 @@ import {
   type FloorStatement,
 } from './floor-steps.js';
 import type { FloorCall, FloorLink, FloorRequest, FloorResult } from './floor-types.js';
+import { Rng } from '../random/rng.js';
+import { special } from '../workloads/sysbench/rand.js';
 
 const INT4 = 23;
 const UNSPECIFIED = 0;
@@ -144,8 +146,9 @@ interface Counts {
 
 /**
  * Walks the script's steps on one connection, from each answer to the next call: a table drawn
- * at each kind's first statement, ids uniform over the table, a transaction counted at its last
- * answer if none of its answers was an error.
+ * at each kind's first statement, ids drawn as txbench and sysbench draw them by default (`special`:
+ * some rows far more often, so read_write's row locks meet as often as theirs), a transaction
+ * counted at its last answer if none of its answers was an error.
  */
 function drive(link: FloorLink, req: FloorRequest, counts: Counts, running: () => boolean): void {
   const steps = floorSteps(req.script);
@@ -153,7 +156,8 @@ function drive(link: FloorLink, req: FloorRequest, counts: Counts, running: () =
   const statementAt = steps.map((s) => statements.indexOf(statementOf(s.kind)));
   const draws = steps.map((s) => drawOf(s.kind));
   const newTable = steps.map((s) => s.newTable);
-  const id = (): number => 1 + Math.floor(Math.random() * req.tableSize);
+  const rng = new Rng(Math.floor(Math.random() * 2 ** 32));
+  const id = (): number => special(rng, 1, req.tableSize);
   let at = 0;
   let table = 1;
   let row = 0;

@@ -2,8 +2,9 @@
  * What section 10's bare loop runs for each of section 7's scripts: txbench's own steps for the
  * script at sysbench's default counts (callback-event.ts's `stepsOf`, so the loop and txbench
  * issue the same statements in the same order, one round trip each), and each step's parameters.
- * The loop draws its ids uniformly and sends fixed strings for c and pad: the least a client does,
- * not sysbench's distribution, which decides nothing of the client's cost.
+ * The loop draws its ids from sysbench's default distribution (`special`, as txbench does: it
+ * decides how often read_write's row locks meet, so how many TPS the loop can make at 4 threads)
+ * and sends fixed strings for c and pad: the least a client does.
  */
 import { stepsOf } from '../workloads/sysbench/callback-event.js';
 import {

@@ -5,6 +5,8 @@
  * that always ran later would always meet a bigger one; in this order the growth weighs on both
  * alike, and the targets compare each tool's runs together. pgbench's CPU comes from the shell's
  * `times` after it exits (user + system of the finished child, exact); the server's from /proc.
+ * Each turn starts from a CHECKPOINT (untimed), so no turn inherits the dirty buffers of the one
+ * before it (or of section 1's runs) and meets a checkpoint mid-window that another turn did not.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,6 +21,7 @@ import type { PgCluster } from './pg-cluster.js';
 import { pgbenchScripts, SCRIPT_NAMES } from './pgbench-scripts.js';
 import { clusterCpuS } from './proc-stat.js';
 import { round, runTxbench, type RunFigures } from './txbench-run.js';
+import { checkpoint } from './settle.js';
 import { PROCEDURE_DEFINITIONS, PROCEDURES_VERSION } from '../workloads/tpcc/postgres/procedures.js';
 import { Rng } from '../random/rng.js';
 import { runConstants, type NurandConstants } from '../workloads/tpcc/random.js';
@@ -101,6 +104,7 @@ export async function pgbenchSection(
     progress(
       `${i + 1}/${TURNS.length}: ${tool === 'pgbench' ? 'pgbench' : 'txbench --procedures'}, ${cc.connections} clients`,
     );
+    await checkpoint(s1.url);
     if (tool === 'pgbench') turns.push({ tool, pgbench: await runPgbench(cleanup, cluster, s1, cfg, dir) });
     else {
       const spec = {

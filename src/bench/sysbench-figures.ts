@@ -47,7 +47,10 @@ export interface SysbenchData {
   /** The largest thread count (the pairings at it are also given as `scripts`). */
   threads: number;
   threadCounts: number[];
-  /** Kept for readers of earlier bench.json files: txbench no longer runs with --workers here. */
+  /**
+   * The worker threads txbench ran with at `threads` (`sysbenchWorkers`: one per core, at most one
+   * per terminal; 1 at every thread count in bench files before 2026-12-05 10:00 UTC).
+   */
   workers: number;
   seconds: number;
   loadSeconds: number;
@@ -272,7 +275,7 @@ function mariadbPart(m: SysbenchData['mariadb']): string[] {
 
 export function sysbenchTable(d: SysbenchData): string {
   return [
-    `PostgreSQL: ${d.tables} tables x ${d.tableSize} rows (txbench loaded them in ${d.loadSeconds} s), ${d.seconds} s each run, turns ${SYSBENCH_TURNS.join(', ')} per script and thread count; load average ${d.loadAverage.start.join(' ')} at the start, ${d.loadAverage.end.join(' ')} at the end. Command: \`${d.command}\``,
+    `PostgreSQL: ${d.tables} tables x ${d.tableSize} rows (txbench loaded them in ${d.loadSeconds} s), ${d.seconds} s each run, turns ${SYSBENCH_TURNS.join(', ')} per script and thread count; txbench drives as many terminals and connections as sysbench has threads, with a worker thread per core, at most one per terminal (--workers ${d.workers} at ${d.threads} threads), as sysbench runs a thread per connection; load average ${d.loadAverage.start.join(' ')} at the start, ${d.loadAverage.end.join(' ')} at the end. Command: \`${d.command}\``,
     '',
     ...pairingTables(d.pairings),
     ...mariadbPart(d.mariadb),

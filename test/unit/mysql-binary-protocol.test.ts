@@ -384,6 +384,8 @@ describe('executePacket', () => {
     ['a', null, 'é✓', ''],
     [null, '01', '+2', '3.0', ' 4', '5 ', '-0', null, null, '2147483648'],
     ['x'.repeat(250), 'x'.repeat(251), 'x'.repeat(0xfffe), 'x'.repeat(0xffff), 'x'.repeat(70_000)],
+    // ASCII text (written a character at a time) on either side of the first non-ASCII character.
+    ['1,2,3', "O'BAR", '\x7f', '\x80', 'ÿ', 'é'.repeat(200), '12.50', 'a\u{1f600}b'],
   ];
   it('writes the bytes mysql2 writes for the same statement and values, where none is an integer', () => {
     for (const values of cases) {

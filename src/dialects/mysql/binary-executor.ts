@@ -29,8 +29,7 @@ interface Internals {
   serverCapabilityFlags: number;
   config: { clientFlags: number; compress?: unknown };
   packetParser: { execute(chunk: Buffer): void };
-  stream: NodeJS.ReadableStream & { destroy?: () => void };
-  write(chunk: Buffer): void;
+  stream: NodeJS.ReadWriteStream & { destroy?: () => void };
   on(event: 'error', listener: (err: Error) => void): void;
 }
 
@@ -109,7 +108,7 @@ export class BinaryExecutor {
   execute(id: number, values: readonly TextValue[], countOnly: boolean, done: StatementCallback): boolean {
     if (!this.idle()) return false;
     this.start(countOnly, done);
-    this.core.write(executePacket(id, values, this.queryAttributes));
+    this.send(executePacket(id, values, this.queryAttributes));
     return true;
   }
 
@@ -121,8 +120,17 @@ export class BinaryExecutor {
     if (!this.idle()) return false;
     this.start(true, done);
     this.sql = sql;
-    this.core.write(queryPacket(sql, this.queryAttributes));
+    this.send(queryPacket(sql, this.queryAttributes));
     return true;
+  }
+
+  /**
+   * Writes a command as mysql2's `write` does, without the closure it passes the socket per write:
+   * a write that fails errors the socket, whose 'error' reaches mysql2's handler all the same.
+   */
+  private send(packet: Buffer): void {
+    const stream = this.core.stream;
+    if (!stream.write(packet)) stream.emit('pause');
   }
 
   /** mysql2 has no command running or queued, and the connection is sound. */

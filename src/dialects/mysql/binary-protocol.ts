@@ -111,7 +111,7 @@ export class AnswerReader {
   private columnCount = 0;
   private columnsRead = 0;
   private rows: (readonly TextValue[])[] = [];
-  private readonly results: (TextRows | number)[] = [];
+  private results: (TextRows | number)[] = [];
 
   constructor(private readonly context: AnswerContext) {}
 
@@ -124,7 +124,8 @@ export class AnswerReader {
     this.partial = [];
     this.partialLength = 0;
     this.parts = [];
-    this.results.length = 0;
+    // A new array only when the last answer used it: truncating one calls into the runtime.
+    if (this.results.length > 0) this.results = [];
   }
 
   /** Takes `chunk[0, end)`. */

@@ -115,15 +115,13 @@ describe('the MySQL callback route’s binary hot path on MariaDB', () => {
 
   /** The captured answer decoded by the reader, one byte at a time. */
   function decodeBytes(bytes: Buffer): { result?: TextResult; error?: Error } {
-    const reader = new AnswerReader(
-      {
-        extendedMetadata: core._mariadbExtendedMetadata === true,
-        isUtf8: (charset) => charset !== 8,
-        decode: (buf, start, end, charset) => buf.toString(charset === 8 ? 'latin1' : 'utf8', start, end),
-        errorName: () => undefined,
-      },
-      false,
-    );
+    const reader = new AnswerReader({
+      extendedMetadata: core._mariadbExtendedMetadata === true,
+      isUtf8: (charset) => charset !== 8,
+      decode: (buf, start, end, charset) => buf.toString(charset === 8 ? 'latin1' : 'utf8', start, end),
+      errorName: () => undefined,
+    });
+    reader.start(false);
     for (let i = 0; i < bytes.length; i++) {
       const used = reader.feed(bytes.subarray(i, i + 1));
       if (used >= 0) {
@@ -176,6 +174,21 @@ describe('the MySQL callback route’s binary hot path on MariaDB', () => {
       const decoded = decodeBytes(expected.bytes);
       if (expected.error) expect(decoded.error?.message, sql).toBe(expected.error.message);
       else expect(decoded.result, sql).toEqual(expected.result);
+    }
+  });
+
+  it("takes its answers from the slot socket's own read buffer, leaving mysql2's to the socket's 'data' events", async () => {
+    const statement = await route.prepare('select * from bt order by id');
+    let events = 0;
+    const count = (): void => void events++;
+    core.stream.on('data', count);
+    try {
+      expect((await viaHotPath(statement, [])).result?.rows).toHaveLength(4);
+      expect(events).toBe(0);
+      expect((await viaMysql2(statement, [])).result?.rows).toHaveLength(4);
+      expect(events).toBeGreaterThan(0);
+    } finally {
+      core.stream.off('data', count);
     }
   });
 

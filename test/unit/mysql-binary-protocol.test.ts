@@ -92,12 +92,24 @@ const context = (extendedMetadata = false): AnswerContext => ({
   errorName: (errno) => (errno === 1062 ? 'ER_DUP_ENTRY' : undefined),
 });
 
-/** The reader on `bytes` cut into `cut`-byte chunks; the bytes it left over. */
-function read(bytes: Buffer, cut: number, countOnly = false, extendedMetadata = false) {
-  const reader = new AnswerReader(context(extendedMetadata), countOnly);
+/**
+ * The reader on `bytes` cut into `cut`-byte chunks; the bytes it left over. Each chunk is fed as a
+ * reading socket feeds it: copied to the start of one read buffer, which is scrambled after each
+ * feed (the next read overwrites it), so an answer comes out right only if the reader kept none of it.
+ */
+function read(
+  bytes: Buffer,
+  cut: number,
+  countOnly = false,
+  extendedMetadata = false,
+  reader = new AnswerReader(context(extendedMetadata)),
+) {
+  reader.start(countOnly);
+  const readBuffer = Buffer.alloc(cut + 3);
   for (let i = 0; i < bytes.length; i += cut) {
-    const chunk = bytes.subarray(i, i + cut);
-    const used = reader.feed(chunk);
+    const n = bytes.copy(readBuffer, 0, i, i + cut);
+    const used = reader.feed(readBuffer, n);
+    readBuffer.fill(0xa5);
     if (used >= 0) {
       const rest = bytes.subarray(i + used);
       return { result: reader.result, error: reader.error, rest };
@@ -372,6 +384,8 @@ describe('executePacket', () => {
     ['a', null, 'é✓', ''],
     [null, '01', '+2', '3.0', ' 4', '5 ', '-0', null, null, '2147483648'],
     ['x'.repeat(250), 'x'.repeat(251), 'x'.repeat(0xfffe), 'x'.repeat(0xffff), 'x'.repeat(70_000)],
+    // ASCII text (written a character at a time) on either side of the first non-ASCII character.
+    ['1,2,3', "O'BAR", '\x7f', '\x80', 'ÿ', 'é'.repeat(200), '12.50', 'a\u{1f600}b'],
   ];
   it('writes the bytes mysql2 writes for the same statement and values, where none is an integer', () => {
     for (const values of cases) {
@@ -486,6 +500,26 @@ describe('AnswerReader', () => {
         } else expect(actual.result, `${what}, cut ${cut}`).toEqual(expected.result);
       }
     }
+  });
+
+  it('reads answer after answer, one reader per connection', async () => {
+    const reader = new AnswerReader(context());
+    for (const cut of [1, 7, 1000]) {
+      for (const [what, bytes] of answers) {
+        const expected = await mysql2Answer(bytes);
+        const actual = read(bytes, cut, false, false, reader);
+        expect(actual.rest.length, what).toBe(0);
+        if (expected.error) expect(actual.error?.message, what).toBe(expected.error.message);
+        else {
+          expect(actual.error, what).toBeUndefined();
+          expect(actual.result, `${what}, cut ${cut}`).toEqual(expected.result);
+        }
+      }
+    }
+    // An answer only counted, then one decoded, on the same reader.
+    const bytes = resultSet(everyType, everyTypeRows);
+    expect(read(bytes, 5, true, false, reader).result).toEqual({ rows: [[], [], []], tag: 'SELECT 3' });
+    expect(read(bytes, 5, false, false, reader).result).toEqual((await mysql2Answer(bytes)).result);
   });
 
   it("reads MariaDB's extended column metadata, and a JSON column as its text", () => {

@@ -104,7 +104,11 @@ describe('TPC-C procedures on the MySQL callback route', () => {
       if (sql.includes('new_order') || sql.includes('payment')) return { result: { rows: [], tag: 'OK 0' } };
       if (sql.includes('delivery')) return { result: answered(set([['10']])) };
       if (sql.includes('order_status'))
-        return { result: answered(set([['7', '1.00', 'A', 'OE', 'B']]), [], []) };
+        return {
+          result: answered(
+            set([['7', '1.00', 'A', 'OE', 'B', null, null, null, null, null, null, null, null]]),
+          ),
+        };
       return { result: answered(set([['1']])) };
     });
     const byId = { d: 2, cW: 3, cD: 4, customer: { byName: false as const, c: 17 }, amountCents: 123_456 };
@@ -152,14 +156,14 @@ describe('TPC-C procedures on the MySQL callback route', () => {
     );
   });
 
-  it("builds Order-Status's output from the CALL's three result sets, and fails without a customer", async () => {
+  it("builds Order-Status's output from the CALL's one result set (customer and order on each line), and fails without a customer", async () => {
+    const customer = ['7', '-10.00', 'FIRST', 'OE', 'BARBAR'];
+    const order = ['3001', '2026-12-04 10:00:00.000000', null];
     const route = new FakeRoute(() => ({
       result: answered(
-        set([['7', '-10.00', 'FIRST', 'OE', 'BARBAR']]),
-        set([['3001', '2026-12-04 10:00:00.000000', null]]),
         set([
-          ['9', '1', '5', '50.00', null],
-          ['4', '2', '6', '60.00', '2026-12-04 11:00:00.000000'],
+          [...customer, ...order, '9', '1', '5', '50.00', null],
+          [...customer, ...order, '4', '2', '6', '60.00', '2026-12-04 11:00:00.000000'],
         ]),
       ),
     }));
@@ -177,14 +181,15 @@ describe('TPC-C procedures on the MySQL callback route', () => {
         },
       ],
     });
+    // A customer without orders: one row, its order and line columns NULL.
     const noOrders = new FakeRoute(() => ({
-      result: answered(set([['7', '0.00', 'F', 'OE', 'L']]), [], []),
+      result: answered(set([['7', '0.00', 'F', 'OE', 'L', null, null, null, null, null, null, null, null]])),
     }));
     expect(await viaRoute.orderStatus(noOrders, 1, { d: 2, customer: { byName: false, c: 7 } })).toEqual({
       customer: { c: 7, balance: '0.00', first: 'F', middle: 'OE', last: 'L' },
       lines: [],
     });
-    const nobody = new FakeRoute(() => ({ result: answered([], [], []) }));
+    const nobody = new FakeRoute(() => ({ result: answered([]) }));
     await expect(
       viaRoute.orderStatus(nobody, 1, { d: 2, customer: { byName: false, c: 7 } }),
     ).rejects.toThrow('Order-Status found no customer (1, 2, 7)');

@@ -1,9 +1,11 @@
 /**
  * The callback route's hot path on one mysql2 connection: COM_STMT_EXECUTE written straight on
  * mysql2's socket and its answer read by binary-protocol.ts, while mysql2 keeps connecting,
- * preparing, running text queries and closing. The connection's packet parser is wrapped once:
- * bytes go to the reader while one of these executes is outstanding and to mysql2 otherwise
- * (mysql2's plain and TLS sockets both hand their bytes to `packetParser.execute`).
+ * preparing, running text queries and closing. Bytes go to the connection's one reader while one
+ * of these executes is outstanding and to mysql2 otherwise. They come from the socket's own read
+ * buffer where the socket is a reading socket (reading-socket.ts: a run slot's plain connection),
+ * else from mysql2's stream through its packet parser, which is wrapped once (mysql2's plain and
+ * TLS sockets both hand their bytes to `packetParser.execute`).
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -11,6 +13,7 @@ import type { Connection as CoreConnection } from 'mysql2';
 import type { StatementCallback, TextResult, TextValue } from '../connections.js';
 import { AnswerReader, type AnswerContext } from './binary-protocol.js';
 import { executePacket, queryPacket } from './command-packets.js';
+import { takeReads } from './reading-socket.js';
 
 const CLIENT_QUERY_ATTRIBUTES = 0x08000000;
 const BINARY_CHARSET = 63;
@@ -26,8 +29,7 @@ interface Internals {
   serverCapabilityFlags: number;
   config: { clientFlags: number; compress?: unknown };
   packetParser: { execute(chunk: Buffer): void };
-  stream: NodeJS.ReadableStream & { destroy?: () => void };
-  write(chunk: Buffer): void;
+  stream: NodeJS.ReadWriteStream & { destroy?: () => void };
   on(event: 'error', listener: (err: Error) => void): void;
 }
 
@@ -62,7 +64,8 @@ function connectionLost(): Error {
 }
 
 export class BinaryExecutor {
-  private reader: AnswerReader | undefined;
+  private readonly reader: AnswerReader;
+  /** The callback of the statement being answered; undefined while mysql2 has the connection. */
   private done: StatementCallback | undefined;
   /** The SQL of a text statement being answered (its error carries it). */
   private sql: string | undefined;
@@ -80,9 +83,11 @@ export class BinaryExecutor {
       decode: (buf, start, end, charset) => decode(buf, encodings[charset] ?? 'utf8', start, end),
       errorName: (errno) => errorNames[errno],
     };
+    this.reader = new AnswerReader(this.context);
     this.queryAttributes =
       (core.config.clientFlags & core.serverCapabilityFlags & CLIENT_QUERY_ATTRIBUTES) !== 0;
-    core.packetParser = { execute: (chunk) => this.onData(chunk) };
+    core.packetParser = { execute: (chunk) => this.onData(chunk, chunk.length, false) };
+    takeReads(core.stream, (buffer, bytes) => this.takeRead(buffer, bytes));
     core.on('error', (err) => this.fail(err));
     core.stream.on('close', () => this.fail(connectionLost()));
   }
@@ -103,7 +108,7 @@ export class BinaryExecutor {
   execute(id: number, values: readonly TextValue[], countOnly: boolean, done: StatementCallback): boolean {
     if (!this.idle()) return false;
     this.start(countOnly, done);
-    this.core.write(executePacket(id, values, this.queryAttributes));
+    this.send(executePacket(id, values, this.queryAttributes));
     return true;
   }
 
@@ -115,15 +120,24 @@ export class BinaryExecutor {
     if (!this.idle()) return false;
     this.start(true, done);
     this.sql = sql;
-    this.core.write(queryPacket(sql, this.queryAttributes));
+    this.send(queryPacket(sql, this.queryAttributes));
     return true;
+  }
+
+  /**
+   * Writes a command as mysql2's `write` does, without the closure it passes the socket per write:
+   * a write that fails errors the socket, whose 'error' reaches mysql2's handler all the same.
+   */
+  private send(packet: Buffer): void {
+    const stream = this.core.stream;
+    if (!stream.write(packet)) stream.emit('pause');
   }
 
   /** mysql2 has no command running or queued, and the connection is sound. */
   private idle(): boolean {
     const core = this.core;
     return !(
-      this.reader !== undefined ||
+      this.done !== undefined ||
       core._command ||
       core._commands.length > 0 ||
       core._fatalError ||
@@ -133,17 +147,32 @@ export class BinaryExecutor {
   }
 
   private start(countOnly: boolean, done: StatementCallback): void {
-    this.reader = new AnswerReader(this.context, countOnly);
+    this.reader.start(countOnly);
     this.done = done;
     this.sql = undefined;
   }
 
-  private onData(chunk: Buffer): void {
+  /**
+   * A reading socket's read: taken while one of these statements is answered; while mysql2 has the
+   * connection the socket emits it as 'data' (a copy), which reaches mysql2 through the wrapper.
+   */
+  private takeRead(buffer: Buffer, bytes: number): boolean {
+    if (this.done === undefined) return false;
+    this.onData(buffer, bytes, true);
+    return true;
+  }
+
+  /**
+   * Takes `chunk[0, bytes)`; `shared`: the chunk is the socket's read buffer, which the next read
+   * overwrites, so mysql2 (which keeps what it is given) gets a copy.
+   */
+  private onData(chunk: Buffer, bytes: number, shared: boolean): void {
+    const done = this.done;
+    if (done === undefined) return this.mysql2Parser.execute(kept(chunk, 0, bytes, shared));
     const reader = this.reader;
-    if (reader === undefined) return this.mysql2Parser.execute(chunk);
     let used: number;
     try {
-      used = reader.feed(chunk);
+      used = reader.feed(chunk, bytes);
     } catch (err) {
       // Bytes this reader cannot follow: the connection's framing is lost, as mysql2 treats it.
       this.fail(Object.assign(err as Error, { fatal: true, code: 'PROTOCOL_PACKETS_OUT_OF_ORDER' }));
@@ -151,20 +180,19 @@ export class BinaryExecutor {
       return;
     }
     if (used < 0) return;
-    const done = this.done!;
-    this.reader = undefined;
     this.done = undefined;
-    if (reader.error !== undefined) {
-      if (this.sql !== undefined) Object.assign(reader.error, { sql: this.sql });
-      done(reader.error, EMPTY_RESULT);
-    } else done(undefined, reader.result!);
-    if (used < chunk.length) this.mysql2Parser.execute(chunk.subarray(used));
+    // Taken before `done`, which may start the next statement on this reader.
+    const { error, result } = reader;
+    if (error !== undefined) {
+      if (this.sql !== undefined) Object.assign(error, { sql: this.sql });
+      done(error, EMPTY_RESULT);
+    } else done(undefined, result!);
+    if (used < bytes) this.mysql2Parser.execute(kept(chunk, used, bytes, shared));
   }
 
   private fail(err: Error): void {
     const done = this.done;
     if (done === undefined) return;
-    this.reader = undefined;
     this.done = undefined;
     const fatal = this.core._fatalError ?? this.core._protocolError;
     done(fatal instanceof Error ? fatal : err, EMPTY_RESULT);
@@ -172,3 +200,9 @@ export class BinaryExecutor {
 }
 
 const EMPTY_RESULT: TextResult = { rows: [], tag: '' };
+
+/** `chunk[start, end)` to keep: a copy if the chunk is a read buffer used again. */
+function kept(chunk: Buffer, start: number, end: number, shared: boolean): Buffer {
+  if (!shared) return start === 0 && end === chunk.length ? chunk : chunk.subarray(start, end);
+  return Buffer.from(chunk.subarray(start, end));
+}

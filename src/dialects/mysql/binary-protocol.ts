@@ -92,12 +92,16 @@ const NO_ROWS: readonly (readonly TextValue[])[] = [];
 const EMPTY_ROW: readonly TextValue[] = [];
 
 /**
- * Reads one statement's answer from the bytes the server sends, cut anywhere. `feed` returns -1
- * while the answer goes on, else how many bytes of that chunk it took: the rest is someone else's.
+ * Reads statements' answers from the bytes the server sends, cut anywhere: one answer after each
+ * `start`, so that a connection keeps one reader. `feed` returns -1 while the answer goes on, else
+ * how many bytes of that chunk it took: the rest is someone else's. It keeps no reference to a
+ * chunk it was fed (the socket's read buffer, overwritten by the next read): what it needs of a
+ * packet not yet whole it copies.
  */
 export class AnswerReader {
   result: TextResult | undefined;
   error: ServerError | undefined;
+  private countOnly = false;
   private state: State = 'first';
   /** The start of a packet not yet whole, in the chunks it came in (joined once it is whole). */
   private partial: Buffer[] = [];
@@ -107,33 +111,46 @@ export class AnswerReader {
   private columnCount = 0;
   private columnsRead = 0;
   private rows: (readonly TextValue[])[] = [];
-  private readonly results: (TextRows | number)[] = [];
+  private results: (TextRows | number)[] = [];
 
-  constructor(
-    private readonly context: AnswerContext,
-    private readonly countOnly: boolean,
-  ) {}
+  constructor(private readonly context: AnswerContext) {}
 
-  feed(chunk: Buffer): number {
+  /** Readies the reader for the next answer; `countOnly`: its rows are counted, not decoded. */
+  start(countOnly: boolean): void {
+    this.countOnly = countOnly;
+    this.result = undefined;
+    this.error = undefined;
+    this.state = 'first';
+    this.partial = [];
+    this.partialLength = 0;
+    this.parts = [];
+    // A new array only when the last answer used it: truncating one calls into the runtime.
+    if (this.results.length > 0) this.results = [];
+  }
+
+  /** Takes `chunk[0, end)`. */
+  feed(chunk: Buffer, end = chunk.length): number {
     let data = chunk;
+    let dataEnd = end;
     let carried = 0;
     if (this.partialLength > 0) {
-      this.partial.push(chunk);
-      this.partialLength += chunk.length;
+      this.partial.push(Buffer.from(chunk.subarray(0, end)));
+      this.partialLength += end;
       if (this.partialLength < this.partialNeeds()) return -1;
-      carried = this.partialLength - chunk.length;
+      carried = this.partialLength - end;
       data = Buffer.concat(this.partial, this.partialLength);
+      dataEnd = data.length;
       this.partial = [];
       this.partialLength = 0;
     }
     let at = 0;
-    while (data.length - at >= 4) {
+    while (dataEnd - at >= 4) {
       const length = data.readUIntLE(at, 3);
-      if (data.length - at - 4 < length) break;
+      if (dataEnd - at - 4 < length) break;
       const start = at + 4;
       at = start + length;
       if (length === MAX_PAYLOAD) {
-        this.parts.push(data.subarray(start, at));
+        this.parts.push(Buffer.from(data.subarray(start, at)));
         continue;
       }
       let ended: boolean;
@@ -145,9 +162,9 @@ export class AnswerReader {
       }
       if (ended) return at - carried;
     }
-    if (at < data.length) {
-      this.partial.push(data.subarray(at));
-      this.partialLength = data.length - at;
+    if (at < dataEnd) {
+      this.partial.push(Buffer.from(data.subarray(at, dataEnd)));
+      this.partialLength = dataEnd - at;
     }
     return -1;
   }

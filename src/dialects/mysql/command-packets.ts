@@ -60,6 +60,13 @@ export function longOf(text: string): number | undefined {
   return value >= -0x80000000 && value <= 0x7fffffff ? value : undefined;
 }
 
+/** The length of `text` if every character of it is ASCII (its UTF-8 is then its characters), else -1. */
+function asciiLength(text: string): number {
+  const n = text.length;
+  for (let i = 0; i < n; i++) if (text.charCodeAt(i) > 0x7f) return -1;
+  return n;
+}
+
 /**
  * COM_STMT_EXECUTE of statement `id` with `values` bound as sysbench's C driver binds them: an
  * integer's text (longOf) as a LONG, other text as VAR_STRING, NULL in the bitmap; header
@@ -72,6 +79,7 @@ export function longOf(text: string): number | undefined {
  */
 export function executePacket(id: number, values: readonly TextValue[], queryAttributes: boolean): Buffer {
   const n = values.length;
+  /** A text's UTF-8 size, or for ASCII text -1 - its size: written a character at a time, with no call into Buffer's native code. */
   const sizes = new Array<number>(n);
   const longs = new Array<number | undefined>(n);
   let length = 14 + (queryAttributes ? lengthCodedSize(n) : 0);
@@ -85,8 +93,9 @@ export function executePacket(id: number, values: readonly TextValue[], queryAtt
       length += 4;
       continue;
     }
-    const size = Buffer.byteLength(v, 'utf8');
-    sizes[i] = size;
+    const ascii = asciiLength(v);
+    const size = ascii >= 0 ? ascii : Buffer.byteLength(v, 'utf8');
+    sizes[i] = ascii >= 0 ? -size - 1 : size;
     length += lengthCodedSize(size) + size;
   }
   const buf = Buffer.allocUnsafe(length);
@@ -116,8 +125,14 @@ export function executePacket(id: number, values: readonly TextValue[], queryAtt
     const long = longs[i];
     if (long !== undefined) at = buf.writeInt32LE(long, at);
     else {
-      at = writeLengthCoded(buf, at, sizes[i]!);
-      at += buf.write(v, at, 'utf8');
+      const size = sizes[i]!;
+      if (size >= 0) {
+        at = writeLengthCoded(buf, at, size);
+        at += buf.write(v, at, 'utf8');
+      } else {
+        at = writeLengthCoded(buf, at, -size - 1);
+        for (let k = 0; k < v.length; k++) buf[at++] = v.charCodeAt(k);
+      }
     }
   }
   return buf;

@@ -3,6 +3,7 @@
  * server-side prepared statements (mysql2's `execute`, cached per connection by their text), and
  * its callback route (callback-route.ts) runs the same statements without a promise each.
  */
+import type { Socket } from 'node:net';
 import type { ResultSetHeader } from 'mysql2/promise';
 
 /** What mysql2's execute takes as its values (the package does not export the type by name). */
@@ -12,6 +13,7 @@ import type { Row } from '../dialect.js';
 import { openInBatches } from '../open-slots.js';
 import { MysqlCallbackRoute } from './callback-route.js';
 import { checkServer, openConnection, type Connection } from './connect.js';
+import { readingSocket } from './reading-socket.js';
 import { classifyMysqlError, isMysqlServerFault, isRetryable } from './errors.js';
 import { parseMysqlUrl, type MysqlSettings } from './url.js';
 
@@ -30,7 +32,10 @@ export async function openMysqlConnections(
   const settings = parseMysqlUrl(url);
   const open = async (connectTimeoutMs?: number): Promise<Connection> => {
     const s: MysqlSettings = connectTimeoutMs === undefined ? settings : { ...settings, connectTimeoutMs };
-    const conn = await openConnection(s, { multipleStatements: options.multipleStatements === true });
+    const conn = await openConnection(s, {
+      multipleStatements: options.multipleStatements === true,
+      ...readingSocketOption(s),
+    });
     try {
       for (const sql of options.sessionSetup ?? []) await conn.query(sql);
     } catch (err) {
@@ -100,6 +105,18 @@ export async function openMysqlConnections(
       await k?.then((c) => c.end()).catch(() => undefined);
       await Promise.all(conns.map((c) => c.end().catch(() => c.destroy())));
     },
+  };
+}
+
+/**
+ * A slot's plain connection reads into a buffer of its own (reading-socket.ts), which the callback
+ * route's hot path reads without a Buffer or a stream event per read; TLS keeps mysql2's socket.
+ */
+function readingSocketOption(s: MysqlSettings): { stream?: () => Socket } {
+  if (s.tls !== undefined) return {};
+  const { socketPath, host, port } = s;
+  return {
+    stream: () => readingSocket(socketPath === undefined ? { host, port } : { path: socketPath }),
   };
 }
 

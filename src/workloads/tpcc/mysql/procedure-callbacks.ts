@@ -2,10 +2,10 @@
  * `--procedures` on a slot's callback route (`Session.callbacks`): the same five CALLs as
  * transactions.ts sends as text, each a statement prepared once per connection and run with text
  * parameters, its answer read as the promise path reads it: the one value the transaction needs,
- * or, for Order-Status, its three result sets. No promise per transaction (bodies.ts); errors
+ * or, for Order-Status, its one result set (the customer and order on each of the order's lines). No promise per transaction (bodies.ts); errors
  * reach the executor as the driver raised them, so it classifies them as on the promise path.
  */
-import type { CallbackRoute, TextResult, TextRows, TextValue } from '../../../dialects/connections.js';
+import type { CallbackRoute, TextResult, TextValue } from '../../../dialects/connections.js';
 import { promisedOperations, type TpccCallbackOperations } from '../bodies.js';
 import { describeCustomer } from '../customer-by-name.js';
 import type { PaymentInput } from '../inputs.js';
@@ -46,14 +46,26 @@ function call(
 
 const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
 
-/** Columns by position, as the procedures' SELECTs list them (procedures.ts). */
-const CUSTOMER_COLUMNS = ['c_id', 'c_balance', 'c_first', 'c_middle', 'c_last'] as const;
-const ORDER_COLUMNS = ['o_id', 'o_entry_d', 'o_carrier_id'] as const;
-const LINE_COLUMNS = ['ol_i_id', 'ol_supply_w_id', 'ol_quantity', 'ol_amount', 'ol_delivery_d'] as const;
+/** Order-Status's columns by position, as its procedure's SELECT lists them (procedures.ts). */
+const ORDER_STATUS_COLUMNS = [
+  'c_id',
+  'c_balance',
+  'c_first',
+  'c_middle',
+  'c_last',
+  'o_id',
+  'o_entry_d',
+  'o_carrier_id',
+  'ol_i_id',
+  'ol_supply_w_id',
+  'ol_quantity',
+  'ol_amount',
+  'ol_delivery_d',
+] as const;
 
-function named(columns: readonly string[], row: readonly TextValue[]): Record<string, TextValue> {
+function named(row: readonly TextValue[]): Record<string, TextValue> {
   const out: Record<string, TextValue> = {};
-  for (let i = 0; i < columns.length; i++) out[columns[i]!] = row[i] ?? null;
+  for (let i = 0; i < ORDER_STATUS_COLUMNS.length; i++) out[ORDER_STATUS_COLUMNS[i]!] = row[i] ?? null;
   return out;
 }
 
@@ -95,14 +107,9 @@ export const procedureCalls: TpccCallbackOperations<CallbackRoute> = {
     const customer = input.customer.byName ? { last: input.customer.last } : { c: input.customer.c };
     call(route, PREPARED_CALL.orderStatus, orderStatusParams(w, input.d, customer), (err, result) => {
       if (err !== undefined) return done(err);
-      const [customerRows, orderRows, lineRows] = result.sets ?? [result.rows];
-      const first = (rows: TextRows | undefined, columns: readonly string[]) =>
-        rows?.[0] === undefined ? undefined : named(columns, rows[0]);
-      const output = orderStatusOutput(
-        first(customerRows, CUSTOMER_COLUMNS),
-        first(orderRows, ORDER_COLUMNS),
-        (lineRows ?? []).map((row) => named(LINE_COLUMNS, row)),
-      );
+      // Without an order the one row has NULL order and line columns, which orderStatusOutput skips.
+      const rows = result.rows.map(named);
+      const output = orderStatusOutput(rows[0], rows[0], rows);
       if (output === undefined)
         done(new Error(`Order-Status found no customer ${describeCustomer(w, input.d, input.customer)}`));
       else done(undefined, output);

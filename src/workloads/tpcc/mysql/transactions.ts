@@ -37,10 +37,23 @@ function paymentValues(w: number, input: PaymentInput): Q.PaymentValues {
   return { w, d: input.d, cW: input.cW, cD: input.cD, customer, amountCents: input.amountCents };
 }
 
-/** The customer, order and lines result sets of an Order-Status (the same from batch and CALL). */
+/** An Order-Status's output from the client-side batch's customer, order and lines result sets. */
 function orderStatusResult(result: unknown, w: number, input: OrderStatusInput): OrderStatusOutput {
   const [customerRows, orderRows, lineRows] = rowSets(result);
-  const output = orderStatusOutput(customerRows?.[0], orderRows?.[0], lineRows ?? []);
+  return foundCustomer(orderStatusOutput(customerRows?.[0], orderRows?.[0], lineRows ?? []), w, input);
+}
+
+/** An Order-Status's output from its CALL's one result set: the customer and order on every line. */
+function orderStatusCallResult(result: unknown, w: number, input: OrderStatusInput): OrderStatusOutput {
+  const rows = rowSets(result)[0] ?? [];
+  return foundCustomer(orderStatusOutput(rows[0], rows[0], rows), w, input);
+}
+
+function foundCustomer(
+  output: OrderStatusOutput | undefined,
+  w: number,
+  input: OrderStatusInput,
+): OrderStatusOutput {
   if (output === undefined)
     throw new Error(`Order-Status found no customer ${describeCustomer(w, input.d, input.customer)}`);
   return output;
@@ -166,7 +179,7 @@ export const procedureTransactions: MysqlTransactions = {
   async orderStatus(conn, w, input) {
     const customer = input.customer.byName ? { last: input.customer.last } : { c: input.customer.c };
     const [result] = await conn.query(P.callOrderStatus(w, input.d, customer));
-    return orderStatusResult(result, w, input);
+    return orderStatusCallResult(result, w, input);
   },
 
   async delivery(conn, w, carrier) {

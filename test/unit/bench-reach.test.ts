@@ -102,6 +102,18 @@ describe('bench: targets out of reach', () => {
     expect(row(met, CPU).outOfReach).toBeUndefined();
   });
 
+  it("judges CPU by the cheaper loop: one process per connection's, where it cost less than one process's", () => {
+    const s7 = section7(0.7, 1.6);
+    const s10 = section10(27_000, 35_000, 27);
+    const row10 = (s10.data as FloorData).rows[0]!;
+    row10.tools.floors = tool(35_000, 22);
+    markOutOfReach([s7, s10]);
+    expect(row(s7, CPU).outOfReach).toBeUndefined();
+    row10.tools.floors = tool(35_000, 28);
+    markOutOfReach([s7, s10]);
+    expect(row(s7, CPU).outOfReach).toMatch(/floor's CPU per statement is 1\.588× sysbench's/);
+  });
+
   it('needs both sections in the same sitting', () => {
     const alone = section7(0.7, 1.6);
     markOutOfReach([alone]);

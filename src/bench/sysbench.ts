@@ -182,15 +182,16 @@ export const txbenchTurn = (tx: RunFigures): SysbenchTurn => {
   };
 };
 
-/** One txbench run of a sysbench script: as many terminals and connections as sysbench has threads. */
 /**
  * The worker threads txbench drives `threads` terminals with: one per core, at most one per
  * terminal. sysbench runs a thread per connection; on one thread a Node.js client gets one
- * runnable thread's share of a saturated machine however many connections it carries (at 4
- * threads on 2 cores, point select made 0.55× sysbench's TPS on one thread, 0.93× on two).
+ * runnable thread's share of a saturated machine however many connections it carries (by hand,
+ * point select at 4 threads on 2 cores: 54–70 k TPS on one thread, 113–119 k on two, against
+ * sysbench's 119–130 k).
  */
 export const sysbenchWorkers = (threads: number): number => Math.min(threads, availableParallelism());
 
+/** One txbench run of a sysbench script: as many terminals and connections as sysbench has threads. */
 export async function txbenchSysbenchTurn(
   cleanup: Cleanup,
   target: { url: string; serverPid: number },

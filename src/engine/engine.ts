@@ -314,15 +314,16 @@ export class Engine<C extends Counters> extends EventEmitter<EngineEvents> {
     if (!this.accepting) return;
     // Read per submission, not per batch: a long batch delays its last terminals, and that shows.
     const late = performance.now() - this.terminals.scheduledAt[id]!;
-    // The heap releases terminals up to half a millisecond early: that is not lateness.
-    recordUs(this.lateness, late > 0 ? late * 1000 : 0);
     const slot = this.freeSlots.pop();
     if (slot === undefined) {
       this.waitRing[(this.waitHead + this.waitCount) % this.waitRing.length] = id;
       this.waitCount++;
-      return;
-    }
-    this.start(id, slot);
+    } else this.start(id, slot);
+    // Recorded once the transaction is on its way: at one terminal every answer waits for the
+    // client's work between the last answer and the next statement's write, so none is done there
+    // that can be done after it. The heap releases terminals up to half a millisecond early: that
+    // is not lateness.
+    recordUs(this.lateness, late > 0 ? late * 1000 : 0);
   }
 
   private start(id: number, slot: number): void {

@@ -35,7 +35,9 @@ function expectSame(fast: hdr.Histogram, own: hdr.Histogram): void {
   const b = own as hdr.JsHistogram;
   for (let i = 0; i < b.countsArrayLength; i++) {
     if (a.getCountAtIndex(i) !== b.getCountAtIndex(i)) {
-      expect.fail(`index ${i} (value ${b.valueFromIndex(i)}): ${a.getCountAtIndex(i)} != ${b.getCountAtIndex(i)}`);
+      expect.fail(
+        `index ${i} (value ${b.valueFromIndex(i)}): ${a.getCountAtIndex(i)} != ${b.getCountAtIndex(i)}`,
+      );
     }
   }
   expect(encodeHistogram(fast)).toBe(encodeHistogram(own));

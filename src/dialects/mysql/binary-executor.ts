@@ -110,7 +110,8 @@ export class BinaryExecutor {
     if (!this.idle()) return false;
     this.start(countOnly, done);
     this.send(this.writer.execute(id, values, this.queryAttributes));
-    // Bytes the socket could not write at once it holds on to: then they are its own, not the writer's scratch.
+    // Bytes the socket could not write at once it holds on to: then they are its own, not the
+    // writer's scratch.
     if (this.core.stream.writableLength > 0) this.writer.handOver();
     return true;
   }

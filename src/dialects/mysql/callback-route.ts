@@ -10,8 +10,9 @@
  *
  * `run` and `count` take the hot path of binary-executor.ts (the execute written and its answer
  * read without mysql2) when mysql2 is idle and the statement's columns are all of types it decodes
- * as mysql2 does; otherwise mysql2 executes the statement as before, numbers given as their text. `runText` takes it for
- * BEGIN, COMMIT and ROLLBACK (answered by an OK only), two of sysbench's every transaction.
+ * as mysql2 does; otherwise mysql2 executes the statement as before, numbers given as their text.
+ * `runText` takes it for BEGIN, COMMIT and ROLLBACK (answered by an OK only), two of sysbench's
+ * every transaction.
  */
 import type {
   Connection as CoreConnection,

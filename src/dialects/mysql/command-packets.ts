@@ -212,7 +212,10 @@ export class ExecuteWriter {
     this.scratch = Buffer.allocUnsafe(this.scratch.length);
   }
 
-  /** Writes `text` length-coded at `at` and returns where it ends: ASCII a character at a time, with no call into Buffer's native code. */
+  /**
+   * Writes `text` length-coded at `at` and returns where it ends: ASCII a character at a time,
+   * with no call into Buffer's native code.
+   */
   private putText(text: string, at: number): number {
     const ascii = asciiLength(text);
     const size = ascii >= 0 ? ascii : Buffer.byteLength(text, 'utf8');

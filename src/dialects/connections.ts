@@ -42,6 +42,16 @@ export interface Session {
 /** A parameter or a result column as the server reads or sends it in text form, or null. */
 export type TextValue = string | null;
 
+/**
+ * A parameter on the callback route: text or null; a number, which the server takes as it takes
+ * the number's decimal text; or a list of numbers, which the server takes as a list in its own
+ * way: PostgreSQL as an array (`{1,2,3}`), MySQL/MariaDB, which have none, as their
+ * comma-separated text (`1,2,3`). A driver may bind an integer as the database's own integer
+ * (MySQL/MariaDB: a LONG), and writes numbers without making their strings: a body's ids, counts
+ * and item lists are not made into text to be written and parsed back on every call.
+ */
+export type ParamValue = TextValue | number | readonly number[];
+
 /** A statement prepared on one connection of the callback route. */
 export interface PreparedStatement {
   readonly name: string;
@@ -73,9 +83,9 @@ export interface CallbackRoute {
   prepare(sql: string): Promise<PreparedStatement>;
   /** The statement for `sql` if it is prepared already: taken with no promise. */
   preparedFor(sql: string): PreparedStatement | undefined;
-  run(statement: PreparedStatement, values: readonly TextValue[], done: StatementCallback): void;
+  run(statement: PreparedStatement, values: readonly ParamValue[], done: StatementCallback): void;
   /** `run` for a body that reads only how many rows came back: `result.rows` holds that many empty rows. */
-  count(statement: PreparedStatement, values: readonly TextValue[], done: StatementCallback): void;
+  count(statement: PreparedStatement, values: readonly ParamValue[], done: StatementCallback): void;
   /** SQL without parameters (BEGIN, COMMIT), sent as it is. */
   runText(sql: string, done: StatementCallback): void;
 }

@@ -9,6 +9,7 @@ import type { Connection as CoreConnection, QueryError } from 'mysql2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   CallbackRoute,
+  ParamValue,
   PreparedStatement,
   TextResult,
   TextValue,
@@ -103,7 +104,7 @@ describe('the MySQL callback route’s binary hot path on MariaDB', () => {
   }
 
   /** The route's answer, checking that it took the hot path (mysql2 was given no command). */
-  function viaHotPath(statement: PreparedStatement, values: readonly TextValue[], countOnly = false) {
+  function viaHotPath(statement: PreparedStatement, values: readonly ParamValue[], countOnly = false) {
     return new Promise<{ result?: TextResult; error?: Error }>((resolve) => {
       const done = (err: Error | undefined, result: TextResult): void =>
         resolve(err === undefined ? { result } : { error: err });
@@ -174,6 +175,30 @@ describe('the MySQL callback route’s binary hot path on MariaDB', () => {
       const decoded = decodeBytes(expected.bytes);
       if (expected.error) expect(decoded.error?.message, sql).toBe(expected.error.message);
       else expect(decoded.result, sql).toEqual(expected.result);
+    }
+  });
+
+  it('takes numbers (a LONG, a LONGLONG past 32 bits) and lists of numbers, answering as mysql2 does given their text', async () => {
+    const numberCases: [string, ParamValue[]][] = [
+      ['select * from bt where id = ?', [1]],
+      ['select * from bt where id between ? and ?', [-2147483648, 2147483648]],
+      [
+        'select ? as a, ? as b, ? + 1 as c, ? as d, ? as e, ? as f',
+        [5, -7, 9007199254740990, [1, 22, 333], [], 1.5],
+      ],
+      ['select id from bt where find_in_set(id, ?) order by id', [[4, 2, 3000000000, -1]]],
+    ];
+    for (const [sql, values] of numberCases) {
+      const statement = await route.prepare(sql);
+      const text = values.map((v) =>
+        typeof v === 'number' ? String(v) : typeof v === 'object' && v !== null ? v.join(',') : v,
+      );
+      const expected = await viaMysql2(statement, text);
+      const actual = await viaHotPath(statement, values);
+      expect(expected.error, sql).toBeUndefined();
+      expect(actual.error, sql).toBeUndefined();
+      expect(actual.result, sql).toEqual(expected.result);
+      expect(actual.result!.rows.length, sql).toBeGreaterThan(0);
     }
   });
 

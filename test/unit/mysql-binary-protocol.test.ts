@@ -7,11 +7,12 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { TextResult, TextValue } from '../../src/dialects/connections.js';
+import type { ParamValue, TextResult, TextValue } from '../../src/dialects/connections.js';
 import { AnswerReader, type AnswerContext } from '../../src/dialects/mysql/binary-protocol.js';
 import {
   answersOkOnly,
   executePacket,
+  ExecuteWriter,
   longOf,
   queryPacket,
 } from '../../src/dialects/mysql/command-packets.js';
@@ -351,9 +352,10 @@ describe('longOf', () => {
 
 /**
  * COM_STMT_EXECUTE as the protocol lays it out (and libmariadb writes it for sysbench's integer
- * binds), with no query attributes: a number is a LONG, a string VAR_STRING, null NULL.
+ * binds), with no query attributes: a number is a LONG, a bigint a LONGLONG, a string
+ * VAR_STRING, null NULL.
  */
-function protocolExecute(id: number, values: readonly (string | number | null)[]): Buffer {
+function protocolExecute(id: number, values: readonly (string | number | bigint | null)[]): Buffer {
   const n = values.length;
   const body: number[] = [0x17, ...leBytes(id, 4), 0, ...leBytes(1, 4)];
   if (n > 0) {
@@ -362,9 +364,11 @@ function protocolExecute(id: number, values: readonly (string | number | null)[]
       if (v === null) bitmap[i >> 3]! |= 1 << (i & 7);
     });
     body.push(...bitmap, 1);
-    for (const v of values) body.push(v === null ? 0x06 : typeof v === 'number' ? 0x03 : 0xfd, 0);
+    for (const v of values)
+      body.push(v === null ? 0x06 : typeof v === 'number' ? 0x03 : typeof v === 'bigint' ? 0x08 : 0xfd, 0);
     for (const v of values) {
       if (typeof v === 'number') body.push(...leBytes(v >>> 0, 4));
+      else if (typeof v === 'bigint') body.push(...le(8, BigInt.asUintN(64, v)));
       else if (typeof v === 'string') {
         const bytes = Buffer.from(v, 'utf8');
         body.push(bytes.length, ...bytes); // under 251 bytes: a one-byte length
@@ -411,6 +415,67 @@ describe('executePacket', () => {
         protocolExecute(0x01020304, values).toString('hex'),
       );
     }
+  });
+
+  it('binds a number as an integer: a LONG within 32 bits, a LONGLONG beyond, any other number as its text', () => {
+    const cases: [ParamValue[], (string | number | bigint | null)[]][] = [
+      [
+        [5, -7, 0, -0, 2147483647, -2147483648],
+        [5, -7, 0, 0, 2147483647, -2147483648],
+      ],
+      [
+        [2147483648, -2147483649, 2 ** 32, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER],
+        [2147483648n, -2147483649n, 4294967296n, 9007199254740991n, -9007199254740991n],
+      ],
+      [
+        [1.5, -0.25, 2 ** 53, Number.NaN, null, 'a', '12'],
+        ['1.5', '-0.25', '9007199254740992', 'NaN', null, 'a', 12],
+      ],
+    ];
+    for (const [values, expected] of cases)
+      expect(executePacket(0x01020304, values, false).toString('hex'), JSON.stringify(values)).toBe(
+        protocolExecute(0x01020304, expected).toString('hex'),
+      );
+    // An integer and its text go the same way.
+    expect(
+      executePacket(9, [5, -2147483648], true).equals(executePacket(9, ['5', '-2147483648'], true)),
+    ).toBe(true);
+  });
+
+  it('writes a list of numbers as the bytes mysql2 writes for their comma-separated text', () => {
+    const lists: (readonly number[])[] = [
+      [],
+      [7],
+      [1, 2, 3],
+      [0, 9, 10, 99, 100, 99_999, 100_000, 2_147_483_647, 2_147_483_648, 123_456_789_012_345],
+      [-1, -10, -2_147_483_648, -9_007_199_254_740_991, 9_007_199_254_740_991, -0],
+      [1.5, 2, Number.NaN],
+      Array.from({ length: 100 }, (_, i) => i * 1001), // over 250 characters: a longer length
+    ];
+    for (const list of lists)
+      for (const flags of [0, CLIENT_QUERY_ATTRIBUTES]) {
+        const values: ParamValue[] = [list, 'a', null, list];
+        const text = list.join(',');
+        const expected = mysql2Execute(5, [text, 'a', null, text], flags);
+        expect(executePacket(5, values, flags !== 0).equals(expected), `${text}, flags ${flags}`).toBe(true);
+      }
+  });
+
+  it('writes each command in one scratch, leaving a handed-over one as it was, and grows for a large one', () => {
+    const writer = new ExecuteWriter();
+    const first = writer.execute(1, ['abc', 5, [1, 2]], false);
+    const kept = Buffer.from(first);
+    writer.handOver();
+    const large: ParamValue[] = ['x'.repeat(5000), [3, 4], null, 'é✓'];
+    const second = writer.execute(2, large, true);
+    expect(first.equals(kept)).toBe(true);
+    expect(
+      second.equals(mysql2Execute(2, ['x'.repeat(5000), '3,4', null, 'é✓'], CLIENT_QUERY_ATTRIBUTES)),
+    ).toBe(true);
+    // Not handed over: the next command is written where the last was.
+    const third = writer.execute(3, ['b'], false);
+    expect(third.equals(mysql2Execute(3, ['b'], 0))).toBe(true);
+    expect(second.subarray(0, third.length).equals(third)).toBe(true);
   });
 
   it('with query attributes, adds the parameter count and an empty name per value, as mysql2 does', () => {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type {
   CallbackRoute,
+  ParamValue,
   PreparedStatement,
   StatementCallback,
   TextResult,
@@ -19,11 +20,13 @@ import {
   callOrderStatus,
   callPayment,
   callStockLevel,
+  newOrderParams,
 } from '../../src/workloads/tpcc/mysql/procedures.js';
+import { Rng } from '../../src/random/rng.js';
 
 interface Sent {
   sql: string;
-  values: readonly TextValue[];
+  values: readonly ParamValue[];
   counted: boolean;
 }
 
@@ -46,11 +49,11 @@ class FakeRoute implements CallbackRoute {
     return this.statements.get(sql);
   }
 
-  run(statement: PreparedStatement, values: readonly TextValue[], done: StatementCallback): void {
+  run(statement: PreparedStatement, values: readonly ParamValue[], done: StatementCallback): void {
     this.send(statement, values, false, done);
   }
 
-  count(statement: PreparedStatement, values: readonly TextValue[], done: StatementCallback): void {
+  count(statement: PreparedStatement, values: readonly ParamValue[], done: StatementCallback): void {
     this.send(statement, values, true, done);
   }
 
@@ -60,7 +63,7 @@ class FakeRoute implements CallbackRoute {
 
   private send(
     statement: PreparedStatement,
-    values: readonly TextValue[],
+    values: readonly ParamValue[],
     counted: boolean,
     done: StatementCallback,
   ) {
@@ -77,7 +80,8 @@ function asText({ sql, values }: Sent, quoted: readonly number[]): string {
     const k = i++;
     const v = values[k];
     if (v === null || v === undefined) return 'null';
-    return quoted.includes(k) ? `'${v}'` : v;
+    const text = typeof v === 'object' ? v.join(',') : String(v);
+    return quoted.includes(k) ? `'${text}'` : text;
   });
 }
 
@@ -229,5 +233,40 @@ describe('TPC-C procedures on the MySQL callback route', () => {
     const refused = Object.assign(new Error('PROCEDURE txbench_delivery does not exist'), { errno: 1305 });
     unprepared.prepare = () => Promise.reject(refused);
     await expect(viaRoute.delivery(unprepared, 1, 1)).rejects.toBe(refused);
+  });
+
+  it("passes New-Order's ids as numbers and its lines sorted by stock key (warehouse, item; ties in line order), as a comparator sorts them", () => {
+    const rng = new Rng(7);
+    for (let t = 0; t < 500; t++) {
+      const lines = rng.int(1, 15);
+      const input: NewOrderInput = {
+        d: rng.int(1, 10),
+        c: rng.int(1, 3000),
+        // Few warehouses and items: many ties, which keep their lines' order.
+        itemIds: Array.from({ length: lines }, () => rng.int(1, 6)),
+        supplyWarehouses: Array.from({ length: lines }, () => rng.int(1, 3)),
+        quantities: Array.from({ length: lines }, () => rng.int(1, 10)),
+        rollback: false,
+        remoteLines: t % 2,
+      };
+      const order = input.itemIds
+        .map((_, k) => k)
+        .sort(
+          (a, b) =>
+            input.supplyWarehouses[a]! - input.supplyWarehouses[b]! ||
+            input.itemIds[a]! - input.itemIds[b]! ||
+            a - b,
+        );
+      expect(newOrderParams(4, input)).toEqual([
+        4,
+        input.d,
+        input.c,
+        t % 2 === 0 ? 1 : 0,
+        order.map((k) => k + 1),
+        order.map((k) => input.itemIds[k]),
+        order.map((k) => input.supplyWarehouses[k]),
+        order.map((k) => input.quantities[k]),
+      ]);
+    }
   });
 });

@@ -10,9 +10,9 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Connection as CoreConnection } from 'mysql2';
-import type { StatementCallback, TextResult, TextValue } from '../connections.js';
+import type { ParamValue, StatementCallback, TextResult } from '../connections.js';
 import { AnswerReader, type AnswerContext } from './binary-protocol.js';
-import { executePacket, queryPacket } from './command-packets.js';
+import { ExecuteWriter, queryPacket } from './command-packets.js';
 import { takeReads } from './reading-socket.js';
 
 const CLIENT_QUERY_ATTRIBUTES = 0x08000000;
@@ -29,7 +29,7 @@ interface Internals {
   serverCapabilityFlags: number;
   config: { clientFlags: number; compress?: unknown };
   packetParser: { execute(chunk: Buffer): void };
-  stream: NodeJS.ReadWriteStream & { destroy?: () => void };
+  stream: NodeJS.ReadWriteStream & { readonly writableLength: number; destroy?: () => void };
   on(event: 'error', listener: (err: Error) => void): void;
 }
 
@@ -71,6 +71,7 @@ export class BinaryExecutor {
   private sql: string | undefined;
   private readonly context: AnswerContext;
   private readonly queryAttributes: boolean;
+  private readonly writer = new ExecuteWriter();
 
   private constructor(
     private readonly core: Internals,
@@ -105,10 +106,13 @@ export class BinaryExecutor {
    * Executes prepared statement `id` if mysql2 is idle (no command running or queued) and the
    * connection is sound; false leaves the statement to mysql2. `done` is called once.
    */
-  execute(id: number, values: readonly TextValue[], countOnly: boolean, done: StatementCallback): boolean {
+  execute(id: number, values: readonly ParamValue[], countOnly: boolean, done: StatementCallback): boolean {
     if (!this.idle()) return false;
     this.start(countOnly, done);
-    this.send(executePacket(id, values, this.queryAttributes));
+    this.send(this.writer.execute(id, values, this.queryAttributes));
+    // Bytes the socket could not write at once it holds on to: then they are its own, not the
+    // writer's scratch.
+    if (this.core.stream.writableLength > 0) this.writer.handOver();
     return true;
   }
 

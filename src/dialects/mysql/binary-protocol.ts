@@ -145,7 +145,8 @@ export class AnswerReader {
     }
     let at = 0;
     while (dataEnd - at >= 4) {
-      const length = data.readUIntLE(at, 3);
+      // Byte loads: a packet's length is read for every packet, and readUIntLE is a call chain.
+      const length = data[at]! | (data[at + 1]! << 8) | (data[at + 2]! << 16);
       if (dataEnd - at - 4 < length) break;
       const start = at + 4;
       at = start + length;
@@ -185,7 +186,7 @@ export class AnswerReader {
     }
     switch (this.state) {
       case 'rows':
-        if (first === 0xfe && end - start < 9) return this.resultEnded(buf.readUInt16LE(start + 3));
+        if (first === 0xfe && end - start < 9) return this.resultEnded(uint16(buf, start + 3));
         this.rows.push(this.countOnly ? EMPTY_ROW : this.row(buf, start));
         return false;
       case 'first': {
@@ -194,7 +195,7 @@ export class AnswerReader {
           const affected = lengthCoded(buf, c);
           lengthCoded(buf, c); // insert id
           this.results.push(affected);
-          return this.resultEnded(buf.readUInt16LE(c.pos));
+          return this.resultEnded(uint16(buf, c.pos));
         }
         const c = { pos: start };
         this.columnCount = lengthCoded(buf, c);
@@ -324,6 +325,9 @@ export class AnswerReader {
     }
   }
 }
+
+/** The little-endian 16 bits at `at` (an OK's or EOF's status flags). */
+const uint16 = (buf: Buffer, at: number): number => buf[at]! | (buf[at + 1]! << 8);
 
 /** A length-coded integer at `c.pos` (moved past it); NULL (0xfb) reads as 0. */
 function lengthCoded(buf: Buffer, c: { pos: number }): number {

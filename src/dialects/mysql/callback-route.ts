@@ -10,8 +10,9 @@
  *
  * `run` and `count` take the hot path of binary-executor.ts (the execute written and its answer
  * read without mysql2) when mysql2 is idle and the statement's columns are all of types it decodes
- * as mysql2 does; otherwise mysql2 executes the statement as before. `runText` takes it for
- * BEGIN, COMMIT and ROLLBACK (answered by an OK only), two of sysbench's every transaction.
+ * as mysql2 does; otherwise mysql2 executes the statement as before, numbers given as their text.
+ * `runText` takes it for BEGIN, COMMIT and ROLLBACK (answered by an OK only), two of sysbench's
+ * every transaction.
  */
 import type {
   Connection as CoreConnection,
@@ -22,6 +23,7 @@ import type {
 } from 'mysql2';
 import type {
   CallbackRoute,
+  ParamValue,
   PreparedStatement,
   StatementCallback,
   TextResult,
@@ -36,6 +38,8 @@ import type { Connection } from './connect.js';
 /** A statement prepared on one connection, as the route hands it out. */
 export interface MysqlPrepared extends PreparedStatement {
   readonly handle: PrepareStatementInfo;
+  /** The server's statement id (the handle's, read once: mysql2's handle is a large object). */
+  readonly id: number;
   /** Its answer's columns, as far as preparing told them, are all of types the hot path decodes. */
   readonly binary: boolean;
 }
@@ -76,7 +80,7 @@ export class MysqlCallbackRoute implements CallbackRoute {
           if (err) reject(err);
           else {
             const { id, columns } = handle as unknown as HandleFields;
-            resolve({ name: String(id), handle, binary: decodesAll(columns) });
+            resolve({ name: String(id), handle, id, binary: decodesAll(columns) });
           }
         });
       });
@@ -94,17 +98,17 @@ export class MysqlCallbackRoute implements CallbackRoute {
     return this.ready.get(sql);
   }
 
-  run(statement: PreparedStatement, values: readonly TextValue[], done: StatementCallback): void {
+  run(statement: PreparedStatement, values: readonly ParamValue[], done: StatementCallback): void {
     if (this.hotPath(statement, values, false, done)) return;
-    handleOf(statement).execute(values, (err: QueryError | null, result: Answer) => {
+    handleOf(statement).execute(asText(values), (err: QueryError | null, result: Answer) => {
       if (err) return done(err, EMPTY_RESULT);
       done(undefined, textResult(result, false));
     });
   }
 
-  count(statement: PreparedStatement, values: readonly TextValue[], done: StatementCallback): void {
+  count(statement: PreparedStatement, values: readonly ParamValue[], done: StatementCallback): void {
     if (this.hotPath(statement, values, true, done)) return;
-    handleOf(statement).execute(values, (err: QueryError | null, result: Answer) => {
+    handleOf(statement).execute(asText(values), (err: QueryError | null, result: Answer) => {
       if (err) return done(err, EMPTY_RESULT);
       done(undefined, textResult(result, true));
     });
@@ -112,14 +116,13 @@ export class MysqlCallbackRoute implements CallbackRoute {
 
   private hotPath(
     statement: PreparedStatement,
-    values: readonly TextValue[],
+    values: readonly ParamValue[],
     countOnly: boolean,
     done: StatementCallback,
   ): boolean {
     const prepared = statement as Partial<MysqlPrepared>;
     if (this.executor === undefined || prepared.binary !== true) return false;
-    const { id } = prepared.handle as unknown as HandleFields;
-    return this.executor.execute(id, values, countOnly, done);
+    return this.executor.execute(prepared.id!, values, countOnly, done);
   }
 
   runText(sql: string, done: StatementCallback): void {
@@ -132,6 +135,16 @@ export class MysqlCallbackRoute implements CallbackRoute {
 }
 
 const EMPTY_RESULT: TextResult = { rows: NO_ROWS, tag: '' };
+
+/**
+ * The values as mysql2 is given them: a number as its text, which mysql2 sends as text (it would
+ * send a number as a DOUBLE), and a list as its comma-separated text, as the hot path sends it.
+ */
+function asText(values: readonly ParamValue[]): TextValue[] {
+  return values.map((v) =>
+    typeof v === 'number' ? String(v) : typeof v === 'object' && v !== null ? v.join(',') : v,
+  );
+}
 
 function handleOf(statement: PreparedStatement): PrepareStatementInfo {
   const handle = (statement as Partial<MysqlPrepared>).handle;

@@ -7,11 +7,11 @@
  */
 import type {
   CallbackRoute,
+  ParamValue,
   PreparedStatement,
   Row,
   Session,
   StatementCallback,
-  TextValue,
 } from '../../connections.js';
 import type { Prepared, WireConnection, WireResult, WireValue } from './connection.js';
 
@@ -74,11 +74,11 @@ export class WireSlot implements Session, CallbackRoute {
     return this.statement(text);
   }
 
-  run(statement: PreparedStatement, values: readonly TextValue[], done: StatementCallback): void {
+  run(statement: PreparedStatement, values: readonly ParamValue[], done: StatementCallback): void {
     this.conn.execute(statement, values, done);
   }
 
-  count(statement: PreparedStatement, values: readonly TextValue[], done: StatementCallback): void {
+  count(statement: PreparedStatement, values: readonly ParamValue[], done: StatementCallback): void {
     this.conn.count(statement, values, done);
   }
 

@@ -1,17 +1,16 @@
 /**
  * `--procedures` on a slot's callback route (`Session.callbacks`): the same five CALLs as
- * transactions.ts sends as text, each a statement prepared once per connection and run with text
- * parameters, its answer read as the promise path reads it: the one value the transaction needs,
+ * transactions.ts sends as text, each a statement prepared once per connection and run with its
+ * ids and counts as numbers, its answer read as the promise path reads it: the one value the transaction needs,
  * or, for Order-Status, its one result set (the customer and order on each of the order's lines). No promise per transaction (bodies.ts); errors
  * reach the executor as the driver raised them, so it classifies them as on the promise path.
  */
-import type { CallbackRoute, TextResult, TextValue } from '../../../dialects/connections.js';
+import type { CallbackRoute, ParamValue, TextResult, TextValue } from '../../../dialects/connections.js';
 import { promisedOperations, type TpccCallbackOperations } from '../bodies.js';
 import { describeCustomer } from '../customer-by-name.js';
 import type { PaymentInput } from '../inputs.js';
 import { orderStatusOutput } from '../order-status-output.js';
 import { newOrderParams, orderStatusParams, paymentParams, PREPARED_CALL } from './procedures.js';
-import { int } from './sql.js';
 
 type Answered = (err: Error | undefined, result: TextResult) => void;
 
@@ -21,7 +20,7 @@ const NO_RESULT: TextResult = { rows: [], tag: '' };
 function call(
   route: CallbackRoute,
   sql: string,
-  values: readonly TextValue[],
+  values: readonly ParamValue[],
   done: Answered,
   countOnly = false,
 ): void {
@@ -117,7 +116,7 @@ export const procedureCalls: TpccCallbackOperations<CallbackRoute> = {
   },
 
   delivery(route, w, carrier, done) {
-    call(route, PREPARED_CALL.delivery, [int(w), int(carrier)], (err, result) => {
+    call(route, PREPARED_CALL.delivery, [w, carrier], (err, result) => {
       if (err !== undefined) return done(err, 0);
       const row = result.rows[0];
       if (row === undefined) return done(new Error('Delivery returned nothing'), 0);
@@ -127,7 +126,7 @@ export const procedureCalls: TpccCallbackOperations<CallbackRoute> = {
 
   stockLevel(route, w, d, threshold, done) {
     // No answer but the CALL's OK (the count stays in the procedure, as on PostgreSQL).
-    call(route, PREPARED_CALL.stockLevel, [int(w), int(d), int(threshold)], (err) => done(err), true);
+    call(route, PREPARED_CALL.stockLevel, [w, d, threshold], (err) => done(err), true);
   },
 };
 

@@ -11,9 +11,9 @@
  */
 import type {
   CallbackRoute,
+  ParamValue,
   PreparedStatement,
   StatementCallback,
-  TextValue,
 } from '../../dialects/connections.js';
 import type { Rng } from '../../random/rng.js';
 import type { EventSetup } from './event.js';
@@ -97,11 +97,11 @@ export class CallbackEvent {
   private row = 0;
   private k = 0;
   // Parameter arrays reused by every statement: a statement's values are written out before the
-  // next step can run.
-  private readonly one: TextValue[] = [null];
-  private readonly two: TextValue[] = [null, null];
-  private readonly three: TextValue[] = [null, null, null];
-  private readonly four: TextValue[] = [null, null, null, null];
+  // next step can run. Ids go as numbers, which the route writes without making their text.
+  private readonly one: ParamValue[] = [null];
+  private readonly two: ParamValue[] = [null, null];
+  private readonly three: ParamValue[] = [null, null, null];
+  private readonly four: ParamValue[] = [null, null, null, null];
   private readonly cBuf = Buffer.alloc(C_TEMPLATE.length);
   private readonly padBuf = Buffer.alloc(PAD_TEMPLATE.length);
 
@@ -171,18 +171,18 @@ export class CallbackEvent {
       case 'nonIndexUpdate': {
         const v = this.two;
         v[0] = randString(rng, C_TEMPLATE, this.cBuf);
-        v[1] = String(this.id());
+        v[1] = this.id();
         return this.run(t.nonIndexUpdate, v);
       }
       case 'deletePair':
         this.row = this.id();
         this.k = this.id();
-        this.one[0] = String(this.row);
+        this.one[0] = this.row;
         return this.run(t.delete, this.one);
       case 'insertPair': {
         const v = this.four;
-        v[0] = String(this.row);
-        v[1] = String(this.k);
+        v[0] = this.row;
+        v[1] = this.k;
         v[2] = randString(rng, C_TEMPLATE, this.cBuf);
         v[3] = randString(rng, PAD_TEMPLATE, this.padBuf);
         return this.run(t.insert, v);
@@ -191,7 +191,7 @@ export class CallbackEvent {
         return this.run(t.delete, this.ids1());
       case 'insertNew': {
         const v = this.three;
-        v[0] = String(this.id());
+        v[0] = this.id();
         v[1] = randString(rng, C_TEMPLATE, this.cBuf);
         v[2] = randString(rng, PAD_TEMPLATE, this.padBuf);
         return this.run(t.insertNew, v);
@@ -204,16 +204,16 @@ export class CallbackEvent {
     return this.e.rand(this.rng!, 1, this.e.tableSize);
   }
 
-  private ids1(): TextValue[] {
-    this.one[0] = String(this.id());
+  private ids1(): ParamValue[] {
+    this.one[0] = this.id();
     return this.one;
   }
 
   /** A range from id to id + range-size - 1. */
-  private range(): TextValue[] {
+  private range(): ParamValue[] {
     const from = this.id();
-    this.two[0] = String(from);
-    this.two[1] = String(from + this.e.rangeSize - 1);
+    this.two[0] = from;
+    this.two[1] = from + this.e.rangeSize - 1;
     return this.two;
   }
 
@@ -221,7 +221,7 @@ export class CallbackEvent {
    * Runs `sql`, prepared once on this connection (the first time, preparing costs a round trip);
    * with COUNT, its rows are counted and none is read.
    */
-  private run(sql: string, values: readonly TextValue[], rows = READ): void {
+  private run(sql: string, values: readonly ParamValue[], rows = READ): void {
     const statement = this.route.preparedFor(sql);
     if (statement !== undefined) return this.send(statement, values, rows);
     this.route.prepare(sql).then(
@@ -230,7 +230,7 @@ export class CallbackEvent {
     );
   }
 
-  private send(statement: PreparedStatement, values: readonly TextValue[], rows: boolean): void {
+  private send(statement: PreparedStatement, values: readonly ParamValue[], rows: boolean): void {
     if (rows === READ) this.route.run(statement, values, this.answered);
     else this.route.count(statement, values, this.answered);
   }

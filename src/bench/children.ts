@@ -1,5 +1,6 @@
 /** Child processes the bench starts: killed by pid if the bench is interrupted or gives up on them. */
 import { fork, spawn, type ChildProcess, type ForkOptions, type SpawnOptions } from 'node:child_process';
+import { forkOnClientCpus } from './placement.js';
 import type { Cleanup } from './cleanup.js';
 
 export interface Finished {
@@ -83,15 +84,14 @@ export async function runJsonChild<T>(
   script: URL,
   request: { warmupMs: number; durationMs: number },
   what: string,
+  clientCpus?: string,
 ): Promise<T> {
   const { finished } = startNode(
     cleanup,
     script,
     [JSON.stringify(request)],
     request.warmupMs + request.durationMs + 120_000,
-    {
-      execArgv: [],
-    },
+    forkOnClientCpus(clientCpus, []),
   );
   const result = await finished;
   const line = result.stdout.trim().split('\n').at(-1);

@@ -17,7 +17,8 @@ import { formatTable, num, type Column } from './figures.js';
 import type { FloorRequest, FloorResult } from './floor-types.js';
 import type { PgCluster } from './pg-cluster.js';
 import { combineTurns, type Script, type SysbenchTurn, type ToolFigures } from './sysbench-figures.js';
-import { runSysbench, txbenchSysbenchTurn } from './sysbench.js';
+import { PLACEMENT_NOTE, placementText, type Placement } from './placement.js';
+import { placedFor, runSysbench, txbenchSysbenchTurn } from './sysbench.js';
 import { loadTables, onMariaDb, printable } from './sysbench-tables.js';
 import { round } from './txbench-run.js';
 
@@ -47,6 +48,8 @@ export interface FloorThreads {
   turns: FloorTurn[];
   /** Each tool's runs together (`floors` only above one thread). */
   tools: Record<Exclude<FloorTool, 'floors'>, ToolFigures> & { floors?: ToolFigures };
+  /** Where the turns ran, as in section 7 (placement.ts); absent where the scheduler placed them. */
+  placement?: Placement;
 }
 
 /** One database's turns at each thread count. */
@@ -174,34 +177,41 @@ async function runTurns(
   const rows: FloorThreads[] = [];
   for (const script of cfg.scripts)
     for (const threads of cfg.threadCounts) {
-      const turns: FloorTurn[] = [];
-      const order = floorTurnsAt(threads);
-      for (const [i, tool] of order.entries()) {
-        progress(`${script}, ${threads} thread${threads === 1 ? '' : 's'}: ${i + 1}/${order.length} ${tool}`);
-        if (tool === 'sysbench')
-          turns.push(
-            await runSysbench(cleanup, script, [...target.sysbench, `--threads=${threads}`], seconds),
+      // Placed as section 7 places its turns at the same thread count, so that its verdicts compare like with like.
+      await placedFor(threads, target.serverPid, async (placement) => {
+        const cpus = placement?.clientCpus;
+        const turns: FloorTurn[] = [];
+        const order = floorTurnsAt(threads);
+        for (const [i, tool] of order.entries()) {
+          progress(
+            `${script}, ${threads} thread${threads === 1 ? '' : 's'}: ${i + 1}/${order.length} ${tool}`,
           );
-        else if (tool === 'floor')
-          turns.push(floorTurnOf(await runFloor(cleanup, target, cfg, script, threads)));
-        else if (tool === 'floors') {
-          const each = await Promise.all(
-            Array.from({ length: threads }, () => runFloor(cleanup, target, cfg, script, 1)),
-          );
-          turns.push({ ...floorTurnOf(sumOfFloors(each)), tool: 'floors' });
-        } else turns.push(await txbenchSysbenchTurn(cleanup, target, script, threads, cfg));
-      }
-      const of = (tool: FloorTool) => combineTurns(turns.filter((t) => t.tool === tool));
-      rows.push({
-        script,
-        threads,
-        turns,
-        tools: {
-          sysbench: of('sysbench'),
-          floor: of('floor'),
-          txbench: of('txbench'),
-          ...(order.includes('floors') ? { floors: of('floors') } : {}),
-        },
+          if (tool === 'sysbench')
+            turns.push(
+              await runSysbench(cleanup, script, [...target.sysbench, `--threads=${threads}`], seconds, cpus),
+            );
+          else if (tool === 'floor')
+            turns.push(floorTurnOf(await runFloor(cleanup, target, cfg, script, threads, cpus)));
+          else if (tool === 'floors') {
+            const each = await Promise.all(
+              Array.from({ length: threads }, () => runFloor(cleanup, target, cfg, script, 1, cpus)),
+            );
+            turns.push({ ...floorTurnOf(sumOfFloors(each)), tool: 'floors' });
+          } else turns.push(await txbenchSysbenchTurn(cleanup, target, script, threads, cfg, cpus));
+        }
+        const of = (tool: FloorTool) => combineTurns(turns.filter((t) => t.tool === tool));
+        rows.push({
+          script,
+          threads,
+          turns,
+          tools: {
+            sysbench: of('sysbench'),
+            floor: of('floor'),
+            txbench: of('txbench'),
+            ...(order.includes('floors') ? { floors: of('floors') } : {}),
+          },
+          ...(placement ? { placement } : {}),
+        });
       });
     }
   return rows;
@@ -213,6 +223,7 @@ function runFloor(
   cfg: BenchConfig['floor'],
   script: Script,
   connections: number,
+  clientCpus?: string,
 ): Promise<FloorResult> {
   const request: FloorRequest = {
     ...target.floor,
@@ -221,7 +232,7 @@ function runFloor(
     warmupMs: cfg.warmupMs,
     durationMs: cfg.durationMs,
   };
-  return runJsonChild<FloorResult>(cleanup, FLOOR_CHILD, request, 'floor loop');
+  return runJsonChild<FloorResult>(cleanup, FLOOR_CHILD, request, 'floor loop', clientCpus);
 }
 
 /**
@@ -266,6 +277,7 @@ export function floorTurnOf(r: FloorResult): FloorTurn {
 
 interface Row {
   at: string;
+  cpus: string;
   tool: string;
   f: ToolFigures;
   of?: ToolFigures;
@@ -288,16 +300,20 @@ function floorDbTable(db: FloorDb, sysbenchDriver: string): string[] {
   };
   const rows: Row[] = db.rows.flatMap((r) => {
     const at = `${r.script}, ${r.threads} thr.`;
+    const cpus = placementText(r.placement);
     return [
-      ...r.turns.map((t, i) => ({ at, tool: `${i + 1}. ${t.tool}`, f: t.figures })),
+      ...r.turns.map((t, i) => ({ at, cpus, tool: `${i + 1}. ${t.tool}`, f: t.figures })),
       ...(['sysbench', 'floor', 'floors', 'txbench'] as const).flatMap((tool) => {
         const f = r.tools[tool];
-        return f === undefined ? [] : [{ at, tool: `${name[tool]}, runs together`, f, of: r.tools.sysbench }];
+        return f === undefined
+          ? []
+          : [{ at, cpus, tool: `${name[tool]}, runs together`, f, of: r.tools.sysbench }];
       }),
     ];
   });
   const columns: Column<Row>[] = [
     { header: 'script, threads', align: 'left', text: (r) => r.at },
+    { header: 'CPUs', align: 'left', text: (r) => r.cpus },
     { header: 'run', align: 'left', text: (r) => r.tool },
     { header: 'TPS', align: 'right', text: (r) => num(r.f.tps) },
     { header: 'client µs/stmt', align: 'right', text: (r) => num(r.f.client.usPerStatement) },
@@ -380,6 +396,8 @@ export function floorTable(d: FloorData): string {
     `PostgreSQL 15: ${d.tables} tables x ${d.tableSize} rows (txbench loaded them in ${d.loadSeconds} s), ${d.seconds} s each run; ${load(d.loadAverage)}. Command: \`${d.command}\``,
     '',
     "The floor: one socket per connection, each of the script's statements prepared once per table, each call one pre-built write with only its ints changed (PostgreSQL: Bind/Execute/Sync, read through `onread` as far as its ReadyForQuery; MariaDB: the COM_STMT_EXECUTE bytes mysql2 wrote for its first call, its ids retyped as integers, read as far as the answer's last packet; BEGIN and COMMIT as COM_QUERY); txbench's steps for the script in its order, one round trip each, ids drawn as sysbench's default `special`, c and pad fixed strings; no scheduler, no histogram, no promise, no row decoded; one thread carries every connection. What it costs, any JavaScript client on one thread costs at least. Above one thread the same loop also runs in one process per connection, as sysbench runs one thread per connection (txbench runs a worker thread per core there, as in section 7): the most TPS a Node.js client got here.",
+    '',
+    PLACEMENT_NOTE,
     '',
     ...floorDbTable(d, 'libpq'),
     ...(m === undefined

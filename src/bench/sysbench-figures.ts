@@ -3,6 +3,7 @@
  * pairs of turns, the targets (PostgreSQL's under the names of earlier bench files, MariaDB's as
  * "MariaDB: …") and the tables. Pure: sysbench.ts runs the tools.
  */
+import { PLACEMENT_NOTE, placementText, type Placement } from './placement.js';
 import { formatTable, num, type Column, type TargetDef } from './figures.js';
 import { round } from './txbench-run.js';
 
@@ -39,6 +40,11 @@ export interface SysbenchPairing {
   clientUsPerStatementRatio: number;
   /** The same ratios for each pair of neighbouring turns (1 with 2, 3 with 4): their spread. */
   pairs: { tpsRatio: number; clientUsPerStatementRatio: number }[];
+  /**
+   * Where the turns ran (placement.ts): at one thread server and client on CPUs of their own
+   * since 2026-12-05 14:00 UTC; absent where the scheduler placed them.
+   */
+  placement?: Placement;
 }
 
 export interface SysbenchData {
@@ -244,6 +250,7 @@ function pairingTables(pairings: readonly SysbenchPairing[]): string[] {
   type RatioRow = SysbenchPairing;
   const ratioColumns: Column<RatioRow>[] = [
     { header: 'script, threads', align: 'left', text: (p) => `${p.script}, ${p.threads}` },
+    { header: 'CPUs', align: 'left', text: (p) => placementText(p.placement) },
     { header: 'TPS ratio', align: 'right', text: (p) => num(p.tpsRatio) },
     { header: 'spread over pairs', align: 'right', text: (p) => spread(p.pairs.map((x) => x.tpsRatio)) },
     { header: 'CPU/stmt ratio', align: 'right', text: (p) => num(p.clientUsPerStatementRatio) },
@@ -276,6 +283,8 @@ function mariadbPart(m: SysbenchData['mariadb']): string[] {
 export function sysbenchTable(d: SysbenchData): string {
   return [
     `PostgreSQL: ${d.tables} tables x ${d.tableSize} rows (txbench loaded them in ${d.loadSeconds} s), ${d.seconds} s each run, turns ${SYSBENCH_TURNS.join(', ')} per script and thread count; txbench drives as many terminals and connections as sysbench has threads, with a worker thread per core, at most one per terminal (--workers ${d.workers} at ${d.threads} threads), as sysbench runs a thread per connection; load average ${d.loadAverage.start.join(' ')} at the start, ${d.loadAverage.end.join(' ')} at the end. Command: \`${d.command}\``,
+    '',
+    PLACEMENT_NOTE,
     '',
     ...pairingTables(d.pairings),
     ...mariadbPart(d.mariadb),

@@ -15,6 +15,7 @@ import { startProgram, lastLine } from './children.js';
 import type { Cleanup } from './cleanup.js';
 import type { BenchConfig } from './config.js';
 import type { PgCluster } from './pg-cluster.js';
+import { apart, onClientCpus, type Placement } from './placement.js';
 import {
   pairingOf,
   SYSBENCH_TURNS,
@@ -141,23 +142,36 @@ async function runPairings(
   const base = sysbenchArgs(target, cfg);
   const pairings: SysbenchPairing[] = [];
   for (const threads of cfg.threadCounts) {
-    for (const script of cfg.scripts) {
-      const turns: SysbenchTurn[] = [];
-      for (const [i, tool] of SYSBENCH_TURNS.entries()) {
-        progress(
-          `${script}, ${threads} thread${threads === 1 ? '' : 's'}: ${i + 1}/${SYSBENCH_TURNS.length} ${tool} (${loadavg()[0]} load)`,
-        );
-        turns.push(
-          tool === 'sysbench'
-            ? await runSysbench(cleanup, script, [...base, `--threads=${threads}`], seconds)
-            : await txbenchSysbenchTurn(cleanup, target, script, threads, cfg),
-        );
+    await placedFor(threads, target.serverPid, async (placement) => {
+      for (const script of cfg.scripts) {
+        const turns: SysbenchTurn[] = [];
+        for (const [i, tool] of SYSBENCH_TURNS.entries()) {
+          progress(
+            `${script}, ${threads} thread${threads === 1 ? '' : 's'}: ${i + 1}/${SYSBENCH_TURNS.length} ${tool} (${loadavg()[0]} load)`,
+          );
+          const cpus = placement?.clientCpus;
+          turns.push(
+            tool === 'sysbench'
+              ? await runSysbench(cleanup, script, [...base, `--threads=${threads}`], seconds, cpus)
+              : await txbenchSysbenchTurn(cleanup, target, script, threads, cfg, cpus),
+          );
+        }
+        pairings.push({ ...pairingOf(script, threads, turns), ...(placement ? { placement } : {}) });
       }
-      pairings.push(pairingOf(script, threads, turns));
-    }
+    });
   }
   return pairings;
 }
+
+/**
+ * Runs `body` with the placement of its thread count: at one thread server and client apart
+ * (placement.ts), above it left to the scheduler (`undefined`).
+ */
+export const placedFor = <T>(
+  threads: number,
+  serverPid: number,
+  body: (placement: Placement | undefined) => Promise<T>,
+): Promise<T> => (threads === 1 ? apart(serverPid, body) : body(undefined));
 
 const loadavg = (): number[] => osLoadavg().map((x) => round(x, 2));
 
@@ -198,6 +212,7 @@ export async function txbenchSysbenchTurn(
   script: Script,
   threads: number,
   window: { warmupMs: number; durationMs: number },
+  clientCpus?: string,
 ): Promise<SysbenchTurn> {
   const run = await runTxbench(
     cleanup,
@@ -212,6 +227,7 @@ export async function txbenchSysbenchTurn(
       warmupMs: window.warmupMs,
       durationMs: window.durationMs,
       monitor: false,
+      ...(clientCpus === undefined ? {} : { clientCpus }),
     },
     target.serverPid,
   );
@@ -229,15 +245,19 @@ export async function runSysbench(
   script: Script,
   args: string[],
   wallS: number,
+  clientCpus?: string,
 ): Promise<SysbenchTurn> {
   const t0 = performance.now();
   // `times` prints the shell's and then its finished children's user and system time.
-  const { finished } = startProgram(
-    cleanup,
+  const [cmd, cmdArgs] = onClientCpus(clientCpus, 'bash', [
+    '-c',
+    'sysbench "$@"; rc=$?; times; exit $rc',
     'bash',
-    ['-c', 'sysbench "$@"; rc=$?; times; exit $rc', 'bash', script, ...args, 'run'],
-    wallS * 1000 + 120_000,
-  );
+    script,
+    ...args,
+    'run',
+  ]);
+  const { finished } = startProgram(cleanup, cmd, cmdArgs, wallS * 1000 + 120_000);
   const result = await finished;
   const elapsedS = (performance.now() - t0) / 1000;
   if (result.code !== 0)

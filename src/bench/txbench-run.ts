@@ -5,6 +5,7 @@
 import { startNode, lastLine } from './children.js';
 import type { Cleanup } from './cleanup.js';
 import { hostBusyS } from './host-cpu.js';
+import { forkOnClientCpus } from './placement.js';
 import { clusterCpuS } from './proc-stat.js';
 import type { FromRunChild, RunChildRequest } from './run-child.js';
 import type { HeadlineFigure, OptionValues } from '../workloads/workload.js';
@@ -25,6 +26,8 @@ export interface RunSpec {
   monitor?: boolean;
   /** Extra environment for the run's process (TXBENCH_PG_DRIVER=postgres.js for the old driver path). */
   env?: Readonly<Record<string, string>>;
+  /** The CPUs the run's process is pinned to (taskset's list; placement.ts), or none. */
+  clientCpus?: string;
 }
 
 /** The part of txbench's run report the bench reads. */
@@ -93,6 +96,7 @@ export async function runTxbench(
   };
   const { child, finished } = startNode(cleanup, RUN_CHILD, [], spec.warmupMs + spec.durationMs + 180_000, {
     env: { ...process.env, ...spec.env, BENCH_RUN_REQUEST: JSON.stringify(request) },
+    ...forkOnClientCpus(spec.clientCpus, process.execArgv),
   });
   type Sample = { cpuS: number; hostS: number; at: number };
   let serverStart: Sample | undefined;

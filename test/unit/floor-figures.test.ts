@@ -60,7 +60,7 @@ describe('section 10: the floor', () => {
         },
       ],
     });
-    expect(table).toContain('| oltp_read_only, 4 thr. | 1. floor |');
+    expect(table).toContain('| oltp_read_only, 4 thr. | scheduler | 1. floor |');
     expect(table).toMatch(/at oltp_read_only, 4 threads the floor's CPU per statement is 1\.25×/);
     expect(table).toMatch(/at oltp_read_only, 4 threads the bare loop made 0\.999× \(≥ 0\.95/);
     expect(table).toContain("The loop's error answers");

@@ -75,8 +75,16 @@ describe('sysbench and txbench taking turns (bench section 7)', () => {
     expect(cpu.value).toBe(1.5);
     expect(cpu.pass).toBe(true);
     expect(sysbenchTable(data)).toMatch(
-      /\| oltp_point_select, 1 +\| 0\.97 +\| 0\.97–0\.97 +\| 1\.5 +\| 1\.5–1\.5 +\|/,
+      /\| oltp_point_select, 1 +\| scheduler +\| 0\.97 +\| 0\.97–0\.97 +\| 1\.5 +\| 1\.5–1\.5 +\|/,
     );
+    const placed = {
+      ...data,
+      pairings: data.pairings.map((p) =>
+        p.threads === 1 ? { ...p, placement: { kind: 'apart' as const, serverCpu: 1, clientCpus: '0' } } : p,
+      ),
+    };
+    expect(sysbenchTable(placed)).toMatch(/\| oltp_point_select, 1 +\| server 1, client 0 +\| 0\.97 +\|/);
+    expect(sysbenchTable(placed)).toContain('at one thread the server runs on a CPU of its own');
   });
   it("gives MariaDB's targets their own names, missed with the reason when MariaDB did not run", () => {
     const base = pairedData(96, 5760);
@@ -97,7 +105,7 @@ describe('sysbench and txbench taking turns (bench section 7)', () => {
     expect(of(measured)).toMatchObject({ value: 0.96, pass: true });
     const table = sysbenchTable(measured);
     expect(table).toContain('MariaDB 10.11, the same tables');
-    expect(table.match(/\| oltp_point_select, 1 +\| 0\.96 +\|/g)).toHaveLength(2);
+    expect(table.match(/\| oltp_point_select, 1 +\| scheduler +\| 0\.96 +\|/g)).toHaveLength(2);
 
     expect(of({ ...base, mariadb: { error: 'MariaDB did not start: no mariadbd' } })).toMatchObject({
       value: null,

@@ -5,6 +5,7 @@
  * and COM_QUERY for the statements answered by an OK alone. binary-protocol.ts reads their answers.
  */
 import type { ParamValue } from '../connections.js';
+import { digitsOf, putInteger } from '../integer-text.js';
 
 const COM_QUERY = 0x03;
 const COM_STMT_EXECUTE = 0x17;
@@ -80,38 +81,6 @@ function putInt32(buf: Buffer, at: number, n: number): number {
   buf[at + 2] = (n >>> 16) & 0xff;
   buf[at + 3] = (n >>> 24) & 0xff;
   return at + 4;
-}
-
-/** How many characters `String(n)` has, for a safe integer `n`. */
-function digitsOf(n: number): number {
-  if (n >= 0 && n < 100_000) return n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : 5;
-  let digits = n < 0 ? 2 : 1;
-  const rest = Math.abs(n);
-  for (let power = 10; digits < 17 && rest >= power; power *= 10) digits++;
-  return digits;
-}
-
-/** Writes `String(n)` of a safe integer `n` at `at` (room made) and returns where it ends. */
-function putInteger(buf: Buffer, at: number, n: number): number {
-  const end = at + digitsOf(n);
-  let i = end;
-  if (n >= 0 && n <= 0x7fffffff) {
-    // Integer division on 32 bits: what an id or a count takes.
-    let rest = n;
-    do {
-      const tens = (rest / 10) | 0;
-      buf[--i] = 0x30 + rest - tens * 10;
-      rest = tens;
-    } while (rest > 0);
-    return end;
-  }
-  let rest = Math.abs(n);
-  do {
-    buf[--i] = 0x30 + (rest % 10);
-    rest = Math.floor(rest / 10);
-  } while (rest > 0);
-  if (n < 0) buf[at] = 0x2d; // '-'
-  return end;
 }
 
 /**

@@ -8,6 +8,7 @@
  * `Buffer.write`, so every string is sent as UTF-8 as before.
  */
 import { serialize } from 'pg-protocol';
+import { putInteger } from '../../integer-text.js';
 
 /**
  * A parameter as it is sent: its text, or null; or a number or an array of numbers, written as
@@ -149,24 +150,9 @@ export class MessageEncoder {
   private putNumber(n: number): number {
     if (!Number.isSafeInteger(n)) return this.putString(String(n));
     this.ensure(17); // a sign and at most 16 digits
-    const scratch = this.scratch;
     const start = this.at;
-    let at = start;
-    let rest = n;
-    if (rest < 0) {
-      scratch[at++] = 0x2d; // '-'
-      rest = -rest;
-    }
-    let digits = 1;
-    for (let k = rest; k >= 10; k = Math.floor(k / 10)) digits++;
-    at += digits;
-    for (let i = 1; i <= digits; i++) {
-      const q = Math.floor(rest / 10);
-      scratch[at - i] = 0x30 + (rest - q * 10);
-      rest = q;
-    }
-    this.at = at;
-    return at - start;
+    this.at = putInteger(this.scratch, start, n);
+    return this.at - start;
   }
 
   /** One Bind of `statement` with `values` and its Execute. */

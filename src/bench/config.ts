@@ -4,6 +4,7 @@
  * Section 9 (a larger load, about 10 GB at its default 100 warehouses) runs only when picked.
  * Section 10 (the floor) runs by default; it is numbered after 9 because it came later.
  */
+import type { PlacementMode } from './placement.js';
 import { SYSBENCH_SCRIPTS, type Script } from './sysbench-figures.js';
 
 export interface BenchConfig {
@@ -51,6 +52,8 @@ export interface BenchConfig {
     threadCounts: readonly number[];
     warmupMs: number;
     durationMs: number;
+    /** Where the turns run (BENCH_PLACEMENT; placement.ts). */
+    placement: PlacementMode;
   };
   /** Section 10: section 7's scripts by sysbench, a bare Node.js socket loop and txbench. */
   floor: {
@@ -58,6 +61,7 @@ export interface BenchConfig {
     threadCounts: readonly number[];
     warmupMs: number;
     durationMs: number;
+    placement: PlacementMode;
   };
 }
 
@@ -74,6 +78,7 @@ export const ENV_KEYS = [
   'BENCH_SYSBENCH_TABLE_SIZE',
   'BENCH_SYSBENCH_THREADS',
   'BENCH_SYSBENCH_SCRIPTS',
+  'BENCH_PLACEMENT',
 ] as const;
 
 function numberList(text: string | undefined, fallback: readonly number[], name: string): number[] {
@@ -95,6 +100,14 @@ function scriptList(text: string | undefined, name: string): Script[] {
   return list as Script[];
 }
 
+function placementMode(text: string | undefined): PlacementMode {
+  if (text === undefined || text.trim() === '') return 'apart';
+  const mode = text.trim();
+  if (mode !== 'apart' && mode !== 'shared')
+    throw new Error(`BENCH_PLACEMENT must be apart or shared, not "${text}"`);
+  return mode;
+}
+
 /** Sections 2 and 6 run on section 1's database (and 2 on its procedure-mode run): they bring it along. */
 function withPrerequisites(sections: readonly number[]): Set<number> {
   const set = new Set(sections);
@@ -114,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     throw new Error(`BENCH_SCALE must be a number > 0, not "${env.BENCH_SCALE}"`);
   const ms = (fullMs: number, minMs = 1000): number => Math.max(minMs, Math.round(fullMs * scale));
   const scripts = scriptList(env.BENCH_SYSBENCH_SCRIPTS, 'BENCH_SYSBENCH_SCRIPTS');
+  const placement = placementMode(env.BENCH_PLACEMENT);
   const loadWarehouses = numberList(env.BENCH_LOAD_WAREHOUSES, [10], 'BENCH_LOAD_WAREHOUSES')[0] ?? 10;
   return {
     scale,
@@ -164,12 +178,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
       // section stays under half an hour; the spread over the turns says how steady each ratio is.
       warmupMs: ms(5_000),
       durationMs: ms(30_000),
+      placement,
     },
     floor: {
       scripts,
       threadCounts: numberList(env.BENCH_SYSBENCH_THREADS, [1, 4], 'BENCH_SYSBENCH_THREADS'),
       warmupMs: ms(3_000),
       durationMs: ms(15_000),
+      placement,
     },
   };
 }

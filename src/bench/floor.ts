@@ -17,8 +17,8 @@ import { formatTable, num, type Column } from './figures.js';
 import type { FloorRequest, FloorResult } from './floor-types.js';
 import type { PgCluster } from './pg-cluster.js';
 import { combineTurns, type Script, type SysbenchTurn, type ToolFigures } from './sysbench-figures.js';
-import { PLACEMENT_NOTE, placementText, type Placement } from './placement.js';
-import { placedFor, runSysbench, txbenchSysbenchTurn } from './sysbench.js';
+import { PLACEMENT_NOTE, placed, placementText, type Placement } from './placement.js';
+import { runSysbench, txbenchSysbenchTurn } from './sysbench.js';
 import { loadTables, onMariaDb, printable } from './sysbench-tables.js';
 import { round } from './txbench-run.js';
 
@@ -48,7 +48,7 @@ export interface FloorThreads {
   turns: FloorTurn[];
   /** Each tool's runs together (`floors` only above one thread). */
   tools: Record<Exclude<FloorTool, 'floors'>, ToolFigures> & { floors?: ToolFigures };
-  /** Where the turns ran, as in section 7 (placement.ts); absent where the scheduler placed them. */
+  /** Where the turns ran, as in section 7 (placement.ts); absent in earlier bench files. */
   placement?: Placement;
 }
 
@@ -177,9 +177,9 @@ async function runTurns(
   const rows: FloorThreads[] = [];
   for (const script of cfg.scripts)
     for (const threads of cfg.threadCounts) {
-      // Placed as section 7 places its turns at the same thread count, so that its verdicts compare like with like.
-      await placedFor(threads, target.serverPid, async (placement) => {
-        const cpus = placement?.clientCpus;
+      // Placed as section 7 places its turns, so that its verdicts compare like with like.
+      await placed(cfg.placement, target.serverPid, async (placement) => {
+        const cpus = placement.clientCpus;
         const turns: FloorTurn[] = [];
         const order = floorTurnsAt(threads);
         for (const [i, tool] of order.entries()) {
@@ -197,7 +197,7 @@ async function runTurns(
               Array.from({ length: threads }, () => runFloor(cleanup, target, cfg, script, 1, cpus)),
             );
             turns.push({ ...floorTurnOf(sumOfFloors(each)), tool: 'floors' });
-          } else turns.push(await txbenchSysbenchTurn(cleanup, target, script, threads, cfg, cpus));
+          } else turns.push(await txbenchSysbenchTurn(cleanup, target, script, threads, cfg, placement));
         }
         const of = (tool: FloorTool) => combineTurns(turns.filter((t) => t.tool === tool));
         rows.push({
@@ -210,7 +210,7 @@ async function runTurns(
             txbench: of('txbench'),
             ...(order.includes('floors') ? { floors: of('floors') } : {}),
           },
-          ...(placement ? { placement } : {}),
+          placement,
         });
       });
     }

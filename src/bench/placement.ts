@@ -1,13 +1,13 @@
 /**
- * Where sections 7 and 10 run their one-connection turns: the server's processes on the last CPU,
- * the client (sysbench, the floor loop, txbench) on the others, as a client on a machine of its
- * own would be. Why: at one connection every statement is a round trip, and on this machine's VM
- * a round trip whose two ends share a vCPU takes about 17 µs while one across vCPUs takes about
- * 80 µs (each wake-up of the other vCPU exits to the hypervisor). Left to the scheduler, a 30 s
- * turn lands in either placement or in a mix of them: one sitting saw sysbench's own point-select
- * turns at 65,407 and 11,524 TPS, and a ratio between two tools measured which placement each drew.
- * Above one connection the tools' threads and the backends outnumber the CPUs, and no fixed split
- * is the one a user has: those turns are left to the scheduler.
+ * Where sections 7 and 10 run their turns: the server's processes on the last CPU, the client
+ * (sysbench, the floor loop, txbench) on the others, as a client on a machine of its own would be.
+ * Why: every statement is a round trip, and on this machine's VM a round trip whose two ends share
+ * a vCPU takes about 17 µs while one across vCPUs takes about 80 µs (each wake-up of the other
+ * vCPU exits to the hypervisor). Left to the scheduler, a 30 s turn lands in either placement or in
+ * a mix of them, at one connection and at four alike: sittings saw sysbench's own point-select
+ * turns at 65,407 and 11,524 TPS (one thread) and at 113,847 and 53,115 (four threads, MariaDB),
+ * and a ratio between two tools measured which placement each drew. Apart, four-thread turns land
+ * within 2% of each other. BENCH_PLACEMENT=shared leaves every turn to the scheduler.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -39,6 +39,9 @@ export function forkOnClientCpus(cpus: string | undefined, execArgv: readonly st
     ? { execArgv: [...execArgv] }
     : { execPath: 'taskset', execArgv: ['-c', cpus, process.execPath, ...execArgv] };
 }
+
+/** How sections 7 and 10 place their turns: `apart` (the default) or `shared` (the scheduler's). */
+export type PlacementMode = 'apart' | 'shared';
 
 /** `0` or `0-N`: every CPU below `cpus - 1`. */
 export const clientCpuList = (cpus: number): string => (cpus === 2 ? '0' : `0-${cpus - 2}`);
@@ -108,6 +111,22 @@ export async function apart<T>(serverPid: number, body: (placement: Placement) =
   }
 }
 
+/** Runs `body` placed as `mode` says: `apart` as `apart` does, `shared` with nothing pinned. */
+export const placed = <T>(
+  mode: PlacementMode,
+  serverPid: number,
+  body: (placement: Placement) => Promise<T>,
+): Promise<T> =>
+  mode === 'apart' ? apart(serverPid, body) : body({ kind: 'scheduler', why: 'BENCH_PLACEMENT=shared' });
+
+/** How many CPUs the client may run on under `placement`. */
+export function clientCpuCount(placement: Placement | undefined, cpus = availableParallelism()): number {
+  const list = placement?.kind === 'apart' ? placement.clientCpus : undefined;
+  if (list === undefined) return cpus;
+  const range = /^(\d+)-(\d+)$/.exec(list);
+  return range === null ? 1 : Number(range[2]) - Number(range[1]) + 1;
+}
+
 /** The placement in a table's column. */
 export const placementText = (p: Placement | undefined): string =>
   p === undefined
@@ -118,4 +137,4 @@ export const placementText = (p: Placement | undefined): string =>
 
 /** What the placement column means, for a section's heading. */
 export const PLACEMENT_NOTE =
-  'CPUs: at one thread the server runs on a CPU of its own and each tool on the others, as a client on a machine of its own would (where both ends of a round trip share a vCPU it takes about 17 µs, across vCPUs about 80 µs, and a turn left to the scheduler lands in either); above one thread the scheduler places them.';
+  'CPUs: the server runs on a CPU of its own and each tool on the others, as a client on a machine of its own would (where both ends of a round trip share a vCPU it takes about 17 µs, across vCPUs about 80 µs, and a turn left to the scheduler lands in either or a mix); BENCH_PLACEMENT=shared leaves them to the scheduler.';

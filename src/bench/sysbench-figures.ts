@@ -41,8 +41,8 @@ export interface SysbenchPairing {
   /** The same ratios for each pair of neighbouring turns (1 with 2, 3 with 4): their spread. */
   pairs: { tpsRatio: number; clientUsPerStatementRatio: number }[];
   /**
-   * Where the turns ran (placement.ts): at one thread server and client on CPUs of their own
-   * since 2026-12-05 14:00 UTC; absent where the scheduler placed them.
+   * Where the turns ran (placement.ts): server and client on CPUs of their own at one thread since
+   * 2026-12-05 14:00 UTC and at every thread count since 16:00; absent in earlier bench files.
    */
   placement?: Placement;
 }
@@ -54,8 +54,8 @@ export interface SysbenchData {
   threads: number;
   threadCounts: number[];
   /**
-   * The worker threads txbench ran with at `threads` (`sysbenchWorkers`: one per core, at most one
-   * per terminal; 1 at every thread count in bench files before 2026-12-05 10:00 UTC).
+   * The worker threads txbench ran with at `threads` (`sysbenchWorkers`: one per client CPU, at
+   * most one per terminal; 1 at every thread count in bench files before 2026-12-05 10:00 UTC).
    */
   workers: number;
   seconds: number;
@@ -282,7 +282,7 @@ function mariadbPart(m: SysbenchData['mariadb']): string[] {
 
 export function sysbenchTable(d: SysbenchData): string {
   return [
-    `PostgreSQL: ${d.tables} tables x ${d.tableSize} rows (txbench loaded them in ${d.loadSeconds} s), ${d.seconds} s each run, turns ${SYSBENCH_TURNS.join(', ')} per script and thread count; txbench drives as many terminals and connections as sysbench has threads, with a worker thread per core, at most one per terminal (--workers ${d.workers} at ${d.threads} threads), as sysbench runs a thread per connection; load average ${d.loadAverage.start.join(' ')} at the start, ${d.loadAverage.end.join(' ')} at the end. Command: \`${d.command}\``,
+    `PostgreSQL: ${d.tables} tables x ${d.tableSize} rows (txbench loaded them in ${d.loadSeconds} s), ${d.seconds} s each run, turns ${SYSBENCH_TURNS.join(', ')} per script and thread count; txbench drives as many terminals and connections as sysbench has threads, with a worker thread per client CPU, at most one per terminal (--workers ${d.workers} at ${d.threads} threads), as sysbench runs a thread per connection; load average ${d.loadAverage.start.join(' ')} at the start, ${d.loadAverage.end.join(' ')} at the end. Command: \`${d.command}\``,
     '',
     PLACEMENT_NOTE,
     '',

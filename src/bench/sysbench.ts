@@ -10,12 +10,12 @@
  * Then the same pairings on a MariaDB server started for them (sysbench's mysql driver, txbench
  * through mysql2), with targets of their own; a MariaDB that cannot start is recorded as such.
  */
-import { availableParallelism, loadavg as osLoadavg } from 'node:os';
+import { loadavg as osLoadavg } from 'node:os';
 import { startProgram, lastLine } from './children.js';
 import type { Cleanup } from './cleanup.js';
 import type { BenchConfig } from './config.js';
 import type { PgCluster } from './pg-cluster.js';
-import { apart, onClientCpus, type Placement } from './placement.js';
+import { clientCpuCount, onClientCpus, placed, type Placement } from './placement.js';
 import {
   pairingOf,
   SYSBENCH_TURNS,
@@ -81,7 +81,7 @@ export async function sysbenchSection(
     tableSize: cfg.tableSize,
     threads,
     threadCounts: [...cfg.threadCounts],
-    workers: sysbenchWorkers(threads),
+    workers: sysbenchWorkers(threads, pairings.find((p) => p.threads === threads)?.placement),
     seconds,
     loadSeconds,
     command: commandOf(postgres, cfg),
@@ -142,7 +142,7 @@ async function runPairings(
   const base = sysbenchArgs(target, cfg);
   const pairings: SysbenchPairing[] = [];
   for (const threads of cfg.threadCounts) {
-    await placedFor(threads, target.serverPid, async (placement) => {
+    await placed(cfg.placement, target.serverPid, async (placement) => {
       for (const script of cfg.scripts) {
         const turns: SysbenchTurn[] = [];
         for (const [i, tool] of SYSBENCH_TURNS.entries()) {
@@ -153,25 +153,15 @@ async function runPairings(
           turns.push(
             tool === 'sysbench'
               ? await runSysbench(cleanup, script, [...base, `--threads=${threads}`], seconds, cpus)
-              : await txbenchSysbenchTurn(cleanup, target, script, threads, cfg, cpus),
+              : await txbenchSysbenchTurn(cleanup, target, script, threads, cfg, placement),
           );
         }
-        pairings.push({ ...pairingOf(script, threads, turns), ...(placement ? { placement } : {}) });
+        pairings.push({ ...pairingOf(script, threads, turns), placement });
       }
     });
   }
   return pairings;
 }
-
-/**
- * Runs `body` with the placement of its thread count: at one thread server and client apart
- * (placement.ts), above it left to the scheduler (`undefined`).
- */
-export const placedFor = <T>(
-  threads: number,
-  serverPid: number,
-  body: (placement: Placement | undefined) => Promise<T>,
-): Promise<T> => (threads === 1 ? apart(serverPid, body) : body(undefined));
 
 const loadavg = (): number[] => osLoadavg().map((x) => round(x, 2));
 
@@ -197,13 +187,15 @@ export const txbenchTurn = (tx: RunFigures): SysbenchTurn => {
 };
 
 /**
- * The worker threads txbench drives `threads` terminals with: one per core, at most one per
+ * The worker threads txbench drives `threads` terminals with: one per client CPU, at most one per
  * terminal. sysbench runs a thread per connection; on one thread a Node.js client gets one
  * runnable thread's share of a saturated machine however many connections it carries (by hand,
- * point select at 4 threads on 2 cores: 54–70 k TPS on one thread, 113–119 k on two, against
- * sysbench's 119–130 k).
+ * point select at 4 threads on 2 shared cores: 54–70 k TPS on one thread, 113–119 k on two). On
+ * one client CPU a second worker only competes with the first (by hand, pinned apart: 49 k TPS
+ * at 15 µs per statement on two, 56 k at 10.6 µs on one).
  */
-export const sysbenchWorkers = (threads: number): number => Math.min(threads, availableParallelism());
+export const sysbenchWorkers = (threads: number, placement: Placement | undefined): number =>
+  Math.min(threads, clientCpuCount(placement));
 
 /** One txbench run of a sysbench script: as many terminals and connections as sysbench has threads. */
 export async function txbenchSysbenchTurn(
@@ -212,8 +204,9 @@ export async function txbenchSysbenchTurn(
   script: Script,
   threads: number,
   window: { warmupMs: number; durationMs: number },
-  clientCpus?: string,
+  placement?: Placement,
 ): Promise<SysbenchTurn> {
+  const clientCpus = placement?.clientCpus;
   const run = await runTxbench(
     cleanup,
     target.url,
@@ -223,7 +216,7 @@ export async function txbenchSysbenchTurn(
       procedures: false,
       terminals: threads,
       connections: threads,
-      workers: sysbenchWorkers(threads),
+      workers: sysbenchWorkers(threads, placement),
       warmupMs: window.warmupMs,
       durationMs: window.durationMs,
       monitor: false,

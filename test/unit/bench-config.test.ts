@@ -1,4 +1,4 @@
-/** The bench's settings from the environment: the sections, section 7's and 10's scripts. */
+/** The bench's settings from the environment: the sections, section 7's and 10's scripts and placement. */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/bench/config.js';
 
@@ -23,5 +23,19 @@ describe('bench config: BENCH_SECTIONS', () => {
     expect([...loadConfig({ BENCH_SECTIONS: '2' }).sections].sort()).toEqual([1, 2]);
     expect([...loadConfig({ BENCH_SECTIONS: '6,7' }).sections].sort()).toEqual([1, 6, 7]);
     expect([...loadConfig({ BENCH_SECTIONS: '7,10' }).sections].sort((a, b) => a - b)).toEqual([7, 10]);
+  });
+});
+
+describe('bench config: BENCH_PLACEMENT', () => {
+  it('pins sections 7 and 10 apart unless told to share', () => {
+    expect(loadConfig({}).sysbench.placement).toBe('apart');
+    const shared = loadConfig({ BENCH_PLACEMENT: 'shared' });
+    expect([shared.sysbench.placement, shared.floor.placement]).toEqual(['shared', 'shared']);
+  });
+
+  it('names the two placements when given another', () => {
+    expect(() => loadConfig({ BENCH_PLACEMENT: 'pinned' })).toThrow(
+      'BENCH_PLACEMENT must be apart or shared, not "pinned"',
+    );
   });
 });

@@ -84,7 +84,7 @@ describe('sysbench and txbench taking turns (bench section 7)', () => {
       ),
     };
     expect(sysbenchTable(placed)).toMatch(/\| oltp_point_select, 1 +\| server 1, client 0 +\| 0\.97 +\|/);
-    expect(sysbenchTable(placed)).toContain('at one thread the server runs on a CPU of its own');
+    expect(sysbenchTable(placed)).toContain('the server runs on a CPU of its own');
   });
   it("gives MariaDB's targets their own names, missed with the reason when MariaDB did not run", () => {
     const base = pairedData(96, 5760);

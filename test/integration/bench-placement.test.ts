@@ -27,7 +27,7 @@ const serverCpus = (pid: number): string[] =>
     }
   });
 
-describe('one-thread turns with server and client apart', () => {
+describe('turns with server and client apart', () => {
   const cleanup = new Cleanup();
   let cluster: PgCluster;
   let url: string;
